@@ -1,0 +1,108 @@
+"""Gaviota DTM probes through Debian's C library ``libgaviotatb`` (ctypes).
+
+python-chess's Gaviota prober costs 20-90 µs a position (Board objects,
+pure-Python decompression unless pointed at the C library).  Checking
+every position of a table needs millions of probes, so this module calls
+the C function ``tb_probe_hard`` directly with plain square numbers.
+
+Results follow python-chess's sign convention: plies to mate for the side
+to move, positive if it mates, negative if it gets mated, 0 for a draw
+(and for a checkmated side to move, which callers tell apart themselves).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+from pathlib import Path
+from typing import Optional, Sequence
+
+LIBRARY_CANDIDATES = ("/usr/lib/libgaviotatb.so.1", "/usr/lib/x86_64-linux-gnu/libgaviotatb.so.1", "libgaviotatb.so.1")
+_PIECE_CODES = {"P": 1, "N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
+_NO_SQUARE = 64
+_DRAW, _WHITE_MATES, _BLACK_MATES = 0, 1, 2
+_CP4 = 4
+
+
+class GaviotaUnavailable(RuntimeError):
+    """The C library or the table files are missing; the message says how to get them."""
+
+
+def _load_library() -> ctypes.CDLL:
+    for name in LIBRARY_CANDIDATES:
+        try:
+            return ctypes.CDLL(name)
+        except OSError:
+            continue
+    raise GaviotaUnavailable(
+        "Gaviota's C library is not installed; on Debian run: apt-get install libgaviotatb1"
+    )
+
+
+class NativeGaviota:
+    """A Gaviota prober over one folder of ``*.gtb.cp4`` files.
+
+    The C library keeps global state, so only one folder can be open per
+    process; opening a second NativeGaviota restarts it on the new folder.
+    """
+
+    def __init__(self, folder: os.PathLike, cache_mb: int = 64):
+        folder = Path(folder)
+        if not any(folder.glob("*.gtb.cp4")):
+            raise GaviotaUnavailable(f"no Gaviota tables (*.gtb.cp4) in {folder}")
+        lib = _load_library()
+        lib.tb_init.restype = ctypes.c_char_p
+        lib.tb_restart.restype = ctypes.c_char_p
+        lib.tbpaths_init.restype = ctypes.c_void_p
+        lib.tbpaths_add.restype = ctypes.c_void_p
+        lib.tbpaths_add.argtypes = (ctypes.c_void_p, ctypes.c_char_p)
+        lib.tb_init.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_void_p)
+        lib.tb_restart.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_void_p)
+        paths = lib.tbpaths_add(lib.tbpaths_init(), str(folder).encode())
+        (lib.tb_restart if lib.tb_is_initialized() else lib.tb_init)(0, _CP4, paths)
+        lib.tbcache_init(ctypes.c_size_t(cache_mb * 1024 * 1024), 0)
+        self._lib = lib
+        self.folder = folder
+        self._white_sq = (ctypes.c_uint * 17)()
+        self._black_sq = (ctypes.c_uint * 17)()
+        self._white_pc = (ctypes.c_ubyte * 17)()
+        self._black_pc = (ctypes.c_ubyte * 17)()
+        self._info = ctypes.c_uint()
+        self._plies = ctypes.c_uint()
+        self._probe = lib.tb_probe_hard
+
+    def set_material(self, white_letters: str) -> None:
+        """Prepare the piece codes for positions of ``K + white_letters`` against a lone king."""
+        letters = "K" + white_letters
+        for i, c in enumerate(letters):
+            self._white_pc[i] = _PIECE_CODES[c]
+        self._white_pc[len(letters)] = 0
+        self._white_sq[len(letters)] = _NO_SQUARE
+        self._black_pc[0], self._black_pc[1] = _PIECE_CODES["K"], 0
+        self._black_sq[1] = _NO_SQUARE
+        self._count = len(letters)
+
+    def probe(self, white_squares: Sequence[int], black_king: int, white_to_move: bool) -> Optional[int]:
+        """DTM in plies for the side to move (python-chess signs), or None if the table cannot answer.
+
+        ``white_squares`` lists the white king first, then the pieces given to
+        :meth:`set_material`, in that order.
+        """
+        for i in range(self._count):
+            self._white_sq[i] = white_squares[i]
+        self._black_sq[0] = black_king
+        ok = self._probe(
+            0 if white_to_move else 1, _NO_SQUARE, 0,
+            self._white_sq, self._black_sq, self._white_pc, self._black_pc,
+            ctypes.byref(self._info), ctypes.byref(self._plies),
+        )
+        if not ok:
+            return None
+        info, plies = self._info.value, self._plies.value
+        if info == _DRAW:
+            return 0
+        white_wins = info == _WHITE_MATES
+        if info not in (_WHITE_MATES, _BLACK_MATES):
+            return None
+        return plies if white_wins == white_to_move else -plies

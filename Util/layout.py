@@ -1,0 +1,131 @@
+"""The engine's index of positions for one material.
+
+A position of ``N`` pieces (PIECE_LIST order: white king, black king,
+White's other pieces) gets the index::
+
+    slot(wk) * 64**(N-1) + bk * 64**(N-2) + sq_2 * 64**(N-3) + ... + sq_(N-1)
+
+where ``slot`` numbers the canonical white-king squares (10 without pawns,
+32 with).  A position whose white king stands elsewhere is first moved by a
+symmetry (:mod:`Util.symmetry`).  Squares that collide or break the rules
+are simply left unused, so moving piece ``i`` from ``s`` to ``t`` changes
+the index by ``(t - s) * stride[i]``: plain arithmetic, no tables.
+
+Identical pieces (``KBBvK``) appear in both orders; both entries always
+carry the same value.  One DTM array per side to move holds the values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import List, Sequence
+
+import numpy as np
+
+from .material import Material
+from .symmetry import TRANSFORMS, Swap_Type, allowed_transforms, canonical_king_squares, folding_transform
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Index arithmetic for one material."""
+
+    material: Material
+    king_squares: tuple = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "king_squares", canonical_king_squares(self.material.has_pawns))
+
+    @property
+    def piece_count(self) -> int:
+        return self.material.piece_count
+
+    @cached_property
+    def strides(self) -> np.ndarray:
+        """Index step per square of each piece (piece 0's is per king slot)."""
+        n = self.piece_count
+        return np.array([64 ** (n - 1 - i) for i in range(n)], dtype=np.int64)
+
+    @property
+    def size(self) -> int:
+        """Entries per side to move."""
+        return len(self.king_squares) * 64 ** (self.piece_count - 1)
+
+    @cached_property
+    def slot_of_square(self) -> np.ndarray:
+        """``slot_of_square[sq]``: slot of a canonical white-king square, -1 elsewhere."""
+        table = np.full(64, -1, dtype=np.int64)
+        table[list(self.king_squares)] = np.arange(len(self.king_squares))
+        return table
+
+    @cached_property
+    def square_of_slot(self) -> np.ndarray:
+        return np.array(self.king_squares, dtype=np.int8)
+
+    @cached_property
+    def fold(self) -> np.ndarray:
+        """``fold[wk]``: the symmetry (row of TRANSFORMS) that canonicalises a position by its white king."""
+        return folding_transform(self.material.has_pawns)
+
+    @property
+    def transforms(self) -> tuple:
+        return allowed_transforms(self.material.has_pawns)
+
+    @cached_property
+    def letters(self) -> str:
+        """Piece letters in PIECE_LIST order: ``"Kk"`` then White's pieces."""
+        return "Kk" + self.material.white
+
+    @cached_property
+    def identical_groups(self) -> List[List[int]]:
+        """Positions in PIECE_LIST of pieces that are the same type (groups of two or more)."""
+        groups = {}
+        for i, c in enumerate(self.letters):
+            if i >= 2:
+                groups.setdefault(c, []).append(i)
+        return [g for g in groups.values() if len(g) > 1]
+
+    def decode(self, index: np.ndarray) -> List[np.ndarray]:
+        """Squares (int8 arrays, PIECE_LIST order) of the positions with these indices."""
+        index = np.asarray(index, dtype=np.int64)
+        squares = []
+        rest = index
+        for i in range(self.piece_count - 1, 0, -1):
+            squares.append((rest & 63).astype(np.int8))
+            rest = rest >> 6
+        squares.append(self.square_of_slot[rest])
+        return squares[::-1]
+
+    @cached_property
+    def diagonal_slot(self) -> np.ndarray:
+        """``diagonal_slot[slot]``: the canonical king square is on the a1-h8 diagonal (pawnless only).
+
+        Such positions have two entries (a position and its mirror in that
+        diagonal); the engine keeps both and gives them the same value.
+        """
+        squares = np.array(self.king_squares)
+        on_diagonal = (squares & 7) == (squares >> 3)
+        return on_diagonal & (not self.material.has_pawns)
+
+    def diagonal_twins(self, index: np.ndarray) -> np.ndarray:
+        """For the entries whose king is on the diagonal, the index of their mirror entry."""
+        index = np.asarray(index, dtype=np.int64)
+        index = index[self.diagonal_slot[index // self.strides[0]]]
+        squares = self.decode(index)
+        row = 1 + list(Swap_Type).index(Swap_Type.DIAGONAL)
+        mirrored = [TRANSFORMS[row, s].astype(np.int64) for s in squares]
+        twin = self.slot_of_square[mirrored[0]] * self.strides[0]
+        for i in range(1, self.piece_count):
+            twin = twin + mirrored[i] * self.strides[i]
+        return twin
+
+    def encode_canonical(self, squares: Sequence[np.ndarray]) -> np.ndarray:
+        """Index of each position given by its squares (PIECE_LIST order), folding by symmetry first."""
+        squares = [np.asarray(s, dtype=np.int64) for s in squares]
+        rows = self.fold[squares[0]]
+        folded = [TRANSFORMS[rows, s] for s in squares]
+        index = self.slot_of_square[folded[0]] * self.strides[0]
+        for i in range(1, self.piece_count):
+            index = index + folded[i].astype(np.int64) * self.strides[i]
+        return index

@@ -1,0 +1,351 @@
+"""The retrograde engine: all S_n sets of one material as two DTM arrays.
+
+The thesis computes S_(n+1) from S_n by un-making moves.  We do the same,
+but on integer indices in numpy arrays instead of sets of Boards:
+
+* ``dtm_white[i]`` / ``dtm_black[i]``: n of the S_n that holds position i
+  with White / Black to move, or :data:`UNKNOWN` (255) where the position
+  is in no S_n (a draw, or not a legal position).
+* **Odd n (White to move):** un-make every White move from the positions
+  that entered S_(n-1) last ply; the undecided legal ones are in S_n.
+  One good move is enough.
+* **Even n (Black to move):** un-make the black king's moves from S_(n-1);
+  a candidate is in S_n only if *every* legal black move leads into a
+  set already found (checked forward: at most 8 king moves).
+* **Other materials.** A black king capture leads into a smaller table
+  and a promotion into another table; these tables are finished first and
+  their values enter this table as "exits" at the ply they decide.
+
+Only the newest S_n (the frontier) is touched each ply, never the whole
+array, which is what makes it fast.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .geometry import KING_STEP, KNIGHT_STEP, RANK_OF, RAYS
+from .layout import Layout
+from .material import PROMOTION_LETTERS, Material
+from .rules import black_to_move_legal_and_check, occupancy, white_to_move_legal
+
+#: DTM value of a position that is in no S_n.
+UNKNOWN = 255
+#: Positions handled per step when a pass touches the whole index space.
+CHUNK = 1 << 20
+
+
+@dataclass
+class DtmTable:
+    """The S_n sets of one material: a DTM value in plies per position and side to move."""
+
+    material: Material
+    dtm_white: np.ndarray
+    dtm_black: np.ndarray
+    layout: Layout = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.layout = Layout(self.material)
+
+    @property
+    def max_n(self) -> int:
+        """The largest n with a non-empty S_n, or -1 if White never wins."""
+        values = [int(a[a != UNKNOWN].max()) for a in (self.dtm_white, self.dtm_black) if (a != UNKNOWN).any()]
+        return max(values, default=-1)
+
+    def dtm(self, squares: Sequence[np.ndarray], white_to_move: bool) -> np.ndarray:
+        """DTM values (UNKNOWN where not won) of positions given by their squares in PIECE_LIST order."""
+        array = self.dtm_white if white_to_move else self.dtm_black
+        return array[self.layout.encode_canonical(squares)]
+
+
+# --------------------------------------------------------------------------
+# Moves forwards and backwards on index arrays
+# --------------------------------------------------------------------------
+
+def _is_empty(occ: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """target >= 0 and the square is free."""
+    on_board = target >= 0
+    bit = np.left_shift(np.uint64(1), np.where(on_board, target, 0).astype(np.uint64))
+    return on_board & ((occ & bit) == 0)
+
+
+def _retro_targets(letter: str, square: np.ndarray, occ: np.ndarray):
+    """Yield ``origin`` arrays (-1 = none): squares a white ``letter`` on ``square`` may have come from."""
+    if letter in ("K", "N"):
+        table = KING_STEP if letter == "K" else KNIGHT_STEP
+        for d in range(8):
+            origin = table[square, d].astype(np.int64)
+            yield np.where(_is_empty(occ, origin), origin, -1)
+    elif letter == "P":
+        rank = RANK_OF[square]
+        one = np.where(rank >= 2, square.astype(np.int64) - 8, -1)
+        one = np.where(_is_empty(occ, one), one, -1)
+        yield one
+        two = np.where((rank == 3) & (one >= 0), square.astype(np.int64) - 16, -1)
+        yield np.where(_is_empty(occ, two), two, -1)
+    else:
+        rays = RAYS[letter]
+        for d in range(rays.shape[1]):
+            alive = np.ones(square.shape, dtype=bool)
+            for k in range(7):
+                origin = rays[square, d, k].astype(np.int64)
+                alive &= _is_empty(occ, origin)
+                if not alive.any():
+                    break
+                yield np.where(alive, origin, -1)
+
+
+def white_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
+    """Indices (White to move, possibly repeated or illegal) of positions one White move before ``frontier``."""
+    squares = layout.decode(frontier)
+    occ = occupancy(squares)
+    found = []
+    for i, letter in enumerate(layout.letters):
+        if i == 1:
+            continue
+        for origin in _retro_targets(letter, squares[i], occ):
+            ok = origin >= 0
+            if not ok.any():
+                continue
+            if i == 0:  # the white king may leave the canonical squares: fold again
+                moved = [s[ok] for s in squares]
+                moved[0] = origin[ok]
+                folded = layout.encode_canonical(moved)
+                found += [folded, layout.diagonal_twins(folded)]
+            else:
+                found.append(frontier[ok] + (origin[ok] - squares[i][ok]) * layout.strides[i])
+    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+
+
+def black_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
+    """Indices (Black to move, possibly repeated or illegal) one black king move before ``frontier``."""
+    squares = layout.decode(frontier)
+    occ = occupancy(squares)
+    king = squares[1]
+    found = []
+    for d in range(8):
+        origin = KING_STEP[king, d].astype(np.int64)
+        ok = _is_empty(occ, origin)
+        found.append(frontier[ok] + (origin[ok] - king[ok]) * layout.strides[1])
+    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+
+
+@dataclass
+class _Exits:
+    """Positions whose value also depends on a move into another table: index and DTM through that move."""
+
+    index: np.ndarray
+    value: np.ndarray  # the n this position would get through the exit (UNKNOWN = none / saves Black)
+
+    def at(self, n: int) -> np.ndarray:
+        return self.index[self.value == n]
+
+    @property
+    def last(self) -> int:
+        finite = self.value[self.value != UNKNOWN]
+        return int(finite.max()) if finite.size else -1
+
+
+class _Engine:
+    """One table's computation; see the module docstring."""
+
+    def __init__(self, material: Material, subtables: Dict[Material, DtmTable]):
+        self.material = material
+        self.layout = Layout(material)
+        self.subtables = subtables
+        size = self.layout.size
+        self.valid_white = np.zeros(size, dtype=bool)
+        self.valid_black = np.zeros(size, dtype=bool)
+        self.in_check = np.zeros(size, dtype=bool)
+        self.dtm_white = np.full(size, UNKNOWN, dtype=np.uint8)
+        self.dtm_black = np.full(size, UNKNOWN, dtype=np.uint8)
+
+    # ---- whole-space passes, done once -------------------------------------------------
+    def classify(self) -> Tuple[_Exits, _Exits]:
+        """Legality of every index, and the exits into other tables."""
+        letters = self.layout.letters
+        capture_idx, capture_val, promo_idx, promo_val = [], [], [], []
+        for start in range(0, self.layout.size, CHUNK):
+            index = np.arange(start, min(start + CHUNK, self.layout.size), dtype=np.int64)
+            squares = self.layout.decode(index)
+            white_ok = white_to_move_legal(letters, squares)
+            black_ok, check = black_to_move_legal_and_check(letters, squares)
+            self.valid_white[index] = white_ok
+            self.valid_black[index] = black_ok
+            self.in_check[index] = check & black_ok
+            b = index[black_ok]
+            worst = self._capture_values(b, [s[black_ok] for s in squares])
+            has = worst >= 0
+            capture_idx.append(b[has])
+            capture_val.append(worst[has])
+            if self.material.has_pawns:
+                w = index[white_ok]
+                best = self._promotion_values(w, [s[white_ok] for s in squares])
+                has = best != UNKNOWN
+                promo_idx.append(w[has])
+                promo_val.append(best[has])
+        captures = _Exits(np.concatenate(capture_idx), np.concatenate(capture_val).astype(np.int64) + 1)
+        captures.value[captures.value > UNKNOWN] = UNKNOWN
+        promos = _Exits(
+            np.concatenate(promo_idx) if promo_idx else np.empty(0, np.int64),
+            np.concatenate(promo_val).astype(np.int64) if promo_val else np.empty(0, np.int64),
+        )
+        return captures, promos
+
+    def _capture_children(self, squares: List[np.ndarray], i: int, target: np.ndarray):
+        """Sub-table, squares and legality after the black king takes piece i on ``target``."""
+        sub = self.subtables[self.material.without(self.layout.letters[i])]
+        child = [s for j, s in enumerate(squares) if j != i]
+        child[1] = target
+        legal = white_to_move_legal(sub.layout.letters, child)
+        return sub, child, legal
+
+    def _capture_values(self, index: np.ndarray, squares: List[np.ndarray]) -> np.ndarray:
+        """Per Black-to-move position: the largest sub-table DTM over legal captures (-1: no capture)."""
+        worst = np.full(index.shape, -1, dtype=np.int64)
+        for i in range(2, self.layout.piece_count):
+            near = np.isin(squares[i] - squares[1], [-9, -8, -7, -1, 1, 7, 8, 9])
+            near &= np.abs((squares[i] & 7).astype(np.int64) - (squares[1] & 7)) <= 1
+            if not near.any():
+                continue
+            part = [s[near] for s in squares]
+            sub, child, legal = self._capture_children(part, i, part[i])
+            values = sub.dtm(child, white_to_move=True).astype(np.int64)
+            values = np.where(legal, values, -1)
+            worst[near] = np.maximum(worst[near], values)
+        return worst
+
+    def _promotion_values(self, index: np.ndarray, squares: List[np.ndarray]) -> np.ndarray:
+        """Per White-to-move position: 1 + the best DTM reachable by promoting (UNKNOWN: none wins)."""
+        best = np.full(index.shape, UNKNOWN, dtype=np.int64)
+        occ = occupancy(squares)
+        letters = self.layout.letters
+        for i, letter in enumerate(letters):
+            if letter != "P":
+                continue
+            ready = RANK_OF[squares[i]] == 6
+            ready &= _is_empty(occ, squares[i].astype(np.int64) + 8)
+            if not ready.any():
+                continue
+            part = [s[ready] for s in squares]
+            part[i] = part[i] + 8
+            for piece in PROMOTION_LETTERS:
+                target = self.material.promoted(piece)
+                new_white = sorted(
+                    [(letters[j] if j != i else piece, j) for j in range(2, len(letters))],
+                    key=lambda pair: "QRBNP".index(pair[0]),
+                )
+                child = part[:2] + [part[j] for _, j in new_white]
+                values = self.subtables[target].dtm(child, white_to_move=False).astype(np.int64)
+                values = np.where(values == UNKNOWN, UNKNOWN, values + 1)
+                best[ready] = np.minimum(best[ready], values)
+        return best
+
+    # ---- black moves forwards, for mates and the "every move loses" check ---------------
+    def black_move_values(self, index: np.ndarray) -> np.ndarray:
+        """Per position (Black to move): the worst (largest) DTM Black can reach; -1 if no legal move.
+
+        UNKNOWN means some legal move escapes (into no S_n known so far).
+        """
+        squares = self.layout.decode(index)
+        king = squares[1]
+        worst = np.full(index.shape, -1, dtype=np.int64)
+        for d in range(8):
+            target = KING_STEP[king, d].astype(np.int64)
+            on_board = target >= 0
+            captured = np.full(index.shape, -1, dtype=np.int64)
+            for i in range(2, self.layout.piece_count):
+                captured = np.where(on_board & (squares[i] == target), i, captured)
+            quiet = on_board & (captured < 0)
+            child = index[quiet] + (target[quiet] - king[quiet]) * self.layout.strides[1]
+            legal = self.valid_white[child]
+            values = np.where(legal, self.dtm_white[child].astype(np.int64), -1)
+            worst[quiet] = np.maximum(worst[quiet], values)
+            for i in range(2, self.layout.piece_count):
+                takes = captured == i
+                if not takes.any():
+                    continue
+                part = [s[takes] for s in squares]
+                sub, child_squares, legal = self._capture_children(part, i, target[takes])
+                values = np.where(legal, sub.dtm(child_squares, white_to_move=True).astype(np.int64), -1)
+                worst[takes] = np.maximum(worst[takes], values)
+        return worst
+
+    # ---- the plies ---------------------------------------------------------------------
+    def mates(self) -> np.ndarray:
+        checked = np.flatnonzero(self.in_check)
+        return checked[self.black_move_values(checked) < 0]
+
+    def white_ply(self, n: int, frontier: np.ndarray, promotions: _Exits) -> np.ndarray:
+        found = np.concatenate([white_predecessors(self.layout, frontier), promotions.at(n)])
+        found = found[self.valid_white[found] & (self.dtm_white[found] == UNKNOWN)]
+        found = np.unique(found)
+        self.dtm_white[found] = n
+        return found
+
+    def black_ply(self, n: int, frontier: np.ndarray, captures: _Exits) -> np.ndarray:
+        found = np.concatenate([black_predecessors(self.layout, frontier), captures.at(n)])
+        found = found[self.valid_black[found] & (self.dtm_black[found] == UNKNOWN)]
+        found = np.unique(found)
+        found = found[self.black_move_values(found) == n - 1]
+        self.dtm_black[found] = n
+        return found
+
+
+ProgressCallback = Callable[[int, int], None]
+CheckpointCallback = Callable[[int, np.ndarray, np.ndarray], None]
+
+
+def compute_table(
+    material: Material,
+    subtables: Dict[Material, DtmTable],
+    *,
+    resume: Optional[Tuple[int, np.ndarray, np.ndarray]] = None,
+    on_ply: Optional[ProgressCallback] = None,
+    checkpoint: Optional[CheckpointCallback] = None,
+) -> DtmTable:
+    """Compute every S_n of ``material``.
+
+    ``subtables`` must hold every material of ``material.dependencies()``.
+    ``resume=(n_done, dtm_white, dtm_black)`` continues a calculation whose
+    plies up to ``n_done`` were finished (from a checkpoint).  ``on_ply(n,
+    size_of_S_n)`` is called after each ply, ``checkpoint(n, dtm_white,
+    dtm_black)`` too, so the caller may save progress.
+    """
+    missing = [str(m) for m in material.dependencies() if m not in subtables]
+    if missing:
+        raise ValueError(f"{material} needs the tables {', '.join(missing)} first")
+    engine = _Engine(material, subtables)
+    captures, promotions = engine.classify()
+    if resume is None:
+        frontier = engine.mates()
+        engine.dtm_black[frontier] = 0
+        n_done = 0
+        if on_ply:
+            on_ply(0, frontier.size)
+        if checkpoint:
+            checkpoint(0, engine.dtm_white, engine.dtm_black)
+    else:
+        n_done, dtm_white, dtm_black = resume
+        engine.dtm_white[:] = dtm_white
+        engine.dtm_black[:] = dtm_black
+        side = engine.dtm_black if n_done % 2 == 0 else engine.dtm_white
+        frontier = np.flatnonzero(side == n_done)
+    last_exit = max(captures.last, promotions.last)
+    n = n_done + 1
+    while frontier.size or n <= last_exit:
+        if n % 2:
+            frontier = engine.white_ply(n, frontier, promotions)
+        else:
+            frontier = engine.black_ply(n, frontier, captures)
+        if on_ply:
+            on_ply(n, frontier.size)
+        if checkpoint:
+            checkpoint(n, engine.dtm_white, engine.dtm_black)
+        n += 1
+    return DtmTable(material, engine.dtm_white, engine.dtm_black)
