@@ -5,9 +5,8 @@ pure-Python decompression unless pointed at the C library).  Checking
 every position of a table needs millions of probes, so this module calls
 the C function ``tb_probe_hard`` directly with plain square numbers.
 
-Results follow python-chess's sign convention: plies to mate for the side
-to move, positive if it mates, negative if it gets mated, 0 for a draw
-(and for a checkmated side to move, which callers tell apart themselves).
+Answers are given as the thesis's n: plies until White mates, 0 for a
+checkmated black king, -1 where White cannot force mate.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ import ctypes
 import ctypes.util
 import os
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Sequence
 
 LIBRARY_CANDIDATES = ("/usr/lib/libgaviotatb.so.1", "/usr/lib/x86_64-linux-gnu/libgaviotatb.so.1", "libgaviotatb.so.1")
 _PIECE_CODES = {"P": 1, "N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
@@ -83,11 +82,12 @@ class NativeGaviota:
         self._black_sq[1] = _NO_SQUARE
         self._count = len(letters)
 
-    def probe(self, white_squares: Sequence[int], black_king: int, white_to_move: bool) -> Optional[int]:
-        """DTM in plies for the side to move (python-chess signs), or None if the table cannot answer.
+    def white_mates_in(self, white_squares: Sequence[int], black_king: int, white_to_move: bool) -> int:
+        """Plies until White mates with best play on both sides (the thesis's n), or -1 if White cannot.
 
-        ``white_squares`` lists the white king first, then the pieces given to
-        :meth:`set_material`, in that order.
+        0 means Black to move is checkmated.  ``white_squares`` lists the white
+        king first, then the pieces given to :meth:`set_material`, in that
+        order.  Raises GaviotaUnavailable if the table cannot answer.
         """
         for i in range(self._count):
             self._white_sq[i] = white_squares[i]
@@ -97,12 +97,6 @@ class NativeGaviota:
             self._white_sq, self._black_sq, self._white_pc, self._black_pc,
             ctypes.byref(self._info), ctypes.byref(self._plies),
         )
-        if not ok:
-            return None
-        info, plies = self._info.value, self._plies.value
-        if info == _DRAW:
-            return 0
-        white_wins = info == _WHITE_MATES
-        if info not in (_WHITE_MATES, _BLACK_MATES):
-            return None
-        return plies if white_wins == white_to_move else -plies
+        if not ok or self._info.value not in (_DRAW, _WHITE_MATES, _BLACK_MATES):
+            raise GaviotaUnavailable(f"Gaviota in {self.folder} has no answer for this position (table missing?)")
+        return int(self._plies.value) if self._info.value == _WHITE_MATES else -1

@@ -98,7 +98,7 @@ class Material:
 
 def material_of_board(board: chess.Board) -> Material:
     """The material of a python-chess board; MaterialError if Black has more than a king."""
-    if board.occupied_co[chess.BLACK] != board.kings & board.occupied_co[chess.BLACK] or not board.king(chess.BLACK):
+    if board.occupied_co[chess.BLACK] != board.kings & board.occupied_co[chess.BLACK] or board.king(chess.BLACK) is None:
         raise MaterialError("Black must have exactly its king and nothing else")
     if board.king(chess.WHITE) is None:
         raise MaterialError("White has no king")

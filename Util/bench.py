@@ -1,0 +1,60 @@
+"""``python -m Util bench``: time, memory and size of computing tables.
+
+Each table is computed in a fresh process (so its peak memory is its own),
+from scratch: its sub-tables are computed too and count in the time.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import tempfile
+import time
+from pathlib import Path
+from typing import Iterable, List
+
+from .material import Material
+
+#: The tables of the benchmark when none are named: every 3- and 4-piece table.
+DEFAULT_MATERIALS = [
+    "KQvK", "KRvK", "KBvK", "KNvK", "KPvK",
+    "KQQvK", "KQRvK", "KQBvK", "KQNvK", "KQPvK", "KRRvK", "KRBvK", "KRNvK", "KRPvK",
+    "KBBvK", "KBNvK", "KBPvK", "KNNvK", "KNPvK", "KPPvK",
+]
+HEADER = f"{'material':10} {'seconds':>8} {'peak MB':>8} {'positions':>12} {'max n':>6} {'file KB':>8}"
+
+
+def _measure(material: str, folder: str, queue) -> None:
+    from .calculation import calculate
+    from .chessai_file import load_table
+
+    start = time.perf_counter()
+    path = calculate(material, Path(folder) / f"{material}.chessAI", progress=False, checkpoint_seconds=1e9)
+    seconds = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    table, counts = load_table(path)
+    queue.put((seconds, peak_mb, sum(counts.values()), table.max_n, path.stat().st_size / 1024))
+
+
+def bench_row(material: str) -> str:
+    """One line of the benchmark table for ``material``."""
+    name = Material.parse(material).name
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    with tempfile.TemporaryDirectory() as folder:
+        worker = context.Process(target=_measure, args=(name, folder, queue))
+        worker.start()
+        worker.join()
+        if worker.exitcode != 0:
+            return f"{name:10} failed (exit code {worker.exitcode})"
+        seconds, peak_mb, positions, max_n, size_kb = queue.get()
+    return f"{name:10} {seconds:8.2f} {peak_mb:8.0f} {positions:12d} {max_n:6d} {size_kb:8.0f}"
+
+
+def run_bench(materials: Iterable[str]) -> List[str]:
+    print(HEADER, flush=True)
+    rows = []
+    for material in materials:
+        rows.append(bench_row(material))
+        print(rows[-1], flush=True)
+    return rows

@@ -1,0 +1,136 @@
+"""Computing tables into files: dependencies first, progress, checkpoints, resume.
+
+``calculate("KBNvK")`` writes ``S_n_Results/KBNvK.chessAI``.  Tables that a
+game can turn into (after a capture or a promotion) are loaded from the
+same folder when a valid file is there, and computed in memory otherwise.
+
+While a table is computed, the finished plies are saved every
+``checkpoint_seconds`` to ``<file>.partial``.  A calculation that was
+killed resumes from there when started again (the thesis's
+``resume_from_file``) and writes the same file an uninterrupted run writes.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Dict, Optional, Union
+
+from tqdm.auto import tqdm
+
+from .chessai_file import ChessAIFileError, load_checkpoint, load_table, save_checkpoint, save_table
+from .expansion import board_counts
+from .material import Material
+from .retrograde import DtmTable, compute_table
+
+#: Default folder of the ``.chessAI`` files (as in the thesis).
+RESULTS_DIR = Path(os.environ.get("CHESSAI_RESULTS", "S_n_Results"))
+
+MaterialLike = Union[str, Material]
+
+
+def default_path(material: MaterialLike, results_dir: Optional[os.PathLike] = None) -> Path:
+    """``S_n_Results/<MATERIAL>.chessAI``."""
+    return Path(results_dir or RESULTS_DIR) / f"{_material(material).name}.chessAI"
+
+
+def _material(material: MaterialLike) -> Material:
+    return material if isinstance(material, Material) else Material.parse(material)
+
+
+class TableStore:
+    """Tables by material, loaded from a folder or computed in memory, each at most once."""
+
+    def __init__(self, results_dir: Optional[os.PathLike] = None, progress: bool = True):
+        self.results_dir = Path(results_dir or RESULTS_DIR)
+        self.progress = progress
+        self._tables: Dict[Material, DtmTable] = {}
+
+    def add(self, table: DtmTable) -> None:
+        self._tables[table.material] = table
+
+    def get(self, material: MaterialLike) -> DtmTable:
+        material = _material(material)
+        if material not in self._tables:
+            path = default_path(material, self.results_dir)
+            table = None
+            if path.exists():
+                try:
+                    table, _ = load_table(path)
+                except ChessAIFileError as error:
+                    print(f"note: {error}; computing {material} instead", file=sys.stderr)
+            if table is None:
+                table = self.compute(material)
+            self._tables[material] = table
+        return self._tables[material]
+
+    def compute(self, material: MaterialLike, checkpoint_path: Optional[Path] = None,
+                checkpoint_seconds: float = 10.0) -> DtmTable:
+        """Compute ``material`` (its dependencies first), saving progress to ``checkpoint_path``."""
+        material = _material(material)
+        subtables = {m: self.get(m) for m in material.dependencies()}
+        resume = None
+        if checkpoint_path is not None and checkpoint_path.exists():
+            try:
+                resume = load_checkpoint(checkpoint_path, material)
+            except ChessAIFileError as error:
+                print(f"note: {error}; starting {material} from scratch", file=sys.stderr)
+        bar = tqdm(desc=f"{material}: S_n", unit=" ply", disable=not self.progress, leave=False)
+        if resume is not None:
+            bar.write(f"{material}: resuming after ply {resume[0]} from {checkpoint_path}")
+        last_save = [time.monotonic()]
+
+        def on_ply(n: int, new: int) -> None:
+            bar.update(1)
+            bar.set_postfix_str(f"n={n} |S_n|={new} entries")
+
+        def checkpoint(n: int, dtm_white, dtm_black) -> None:
+            if checkpoint_path is not None and time.monotonic() - last_save[0] >= checkpoint_seconds:
+                save_checkpoint(checkpoint_path, material, n, dtm_white, dtm_black)
+                last_save[0] = time.monotonic()
+
+        try:
+            table = compute_table(material, subtables, resume=resume, on_ply=on_ply, checkpoint=checkpoint)
+        finally:
+            bar.close()
+        self._tables[material] = table
+        return table
+
+
+def calculate(
+    material: MaterialLike,
+    out: Optional[os.PathLike] = None,
+    *,
+    results_dir: Optional[os.PathLike] = None,
+    progress: bool = True,
+    checkpoint_seconds: float = 10.0,
+    fresh: bool = False,
+    store: Optional[TableStore] = None,
+) -> Path:
+    """Compute every S_n of ``material`` and write the ``.chessAI`` file; returns its path.
+
+    ``fresh=True`` ignores a checkpoint left by an interrupted run.
+    """
+    material = _material(material)
+    path = Path(out) if out else default_path(material, results_dir)
+    partial = path.with_name(path.name + ".partial")
+    if fresh and partial.exists():
+        partial.unlink()
+    store = store or TableStore(results_dir or path.parent, progress=progress)
+    table = store.compute(material, checkpoint_path=partial, checkpoint_seconds=checkpoint_seconds)
+    save_table(table, path, board_counts(table))
+    if partial.exists():
+        partial.unlink()
+    return path
+
+
+def run_from_start(material: MaterialLike, filename: Optional[os.PathLike] = None) -> Path:
+    """The thesis's entry point: compute from scratch, ignoring any checkpoint."""
+    return calculate(material, filename, fresh=True)
+
+
+def resume_from_file(material: MaterialLike, filename: Optional[os.PathLike] = None) -> Path:
+    """The thesis's resume: continue from the checkpoint if there is one, else start."""
+    return calculate(material, filename)

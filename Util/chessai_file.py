@@ -1,0 +1,201 @@
+"""The ``.chessAI`` file: every S_n of one material in a ZIP archive.
+
+As in the thesis, the file is a ZIP (deflate) holding one pickle.  The
+pickle holds only plain values (dict, str, int, bytes), never objects:
+
+==================  ========================================================
+``format``          ``"chessAI"``
+``version``         :data:`FORMAT_VERSION`
+``kind``            ``"table"`` (or ``"checkpoint"`` for a ``.partial`` file)
+``material``        ``"KBNvK"``
+``piece_list``      ``"KkBN"``: the thesis's PIECE_LIST as piece symbols
+``index_scheme``    :data:`INDEX_SCHEME` (see :mod:`Util.layout`)
+``dtm_white``       bytes: uint8 per index, White to move; 255 = in no S_n
+``dtm_black``       bytes: the same with Black to move
+``board_counts``    ``{n: number of boards in S_n}``
+``sha256``          hex digest of ``dtm_white + dtm_black``
+``n_done``          (checkpoints only) the last finished ply
+==================  ========================================================
+
+Reading never runs code from the file: the unpickler refuses every global
+name, so a pickle that would build an object is rejected before anything
+runs.  Every problem is reported as :class:`ChessAIFileError` naming the
+file and what is wrong.  Writes go to a temporary file that is renamed into
+place, so a crash never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Dict, Optional, Tuple
+
+import numpy as np
+
+from .material import Material, MaterialError
+from .retrograde import UNKNOWN, DtmTable
+
+FORMAT_VERSION = 1
+INDEX_SCHEME = "wk-fold-64"
+#: Fixed ZIP timestamp, so that equal tables give byte-identical files.
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+#: Largest pickle accepted (two 5-piece pawn tables plus room): guards against ZIP bombs.
+_MAX_PAYLOAD = 2 * 32 * 64**4 + (1 << 24)
+
+
+class ChessAIFileError(ValueError):
+    """A ``.chessAI`` file that cannot be used; the message names the file and the reason."""
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Admits only pickle's built-in plain types: any global (class, function) is refused."""
+
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"it asks to load {module}.{name}, and .chessAI files hold no code or objects")
+
+
+def _write_atomic(path: Path, payload: dict, compression: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = pickle.dumps(payload, protocol=4)
+    fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w") as archive:
+            info = zipfile.ZipInfo(payload["material"] + ".pickle", date_time=_ZIP_DATE)
+            info.compress_type = compression
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data, compresslevel=9 if compression == zipfile.ZIP_DEFLATED else None)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.ndarray) -> dict:
+    white, black = dtm_white.astype(np.uint8).tobytes(), dtm_black.astype(np.uint8).tobytes()
+    return {
+        "format": "chessAI",
+        "version": FORMAT_VERSION,
+        "material": material.name,
+        "piece_list": "Kk" + material.white,
+        "index_scheme": INDEX_SCHEME,
+        "dtm_white": white,
+        "dtm_black": black,
+        "sha256": hashlib.sha256(white + black).hexdigest(),
+    }
+
+
+def save_table(table: DtmTable, path: os.PathLike, board_counts: Dict[int, int]) -> Path:
+    """Write ``table`` to ``path`` (deflate), atomically; returns the path."""
+    payload = _arrays_payload(table.material, table.dtm_white, table.dtm_black)
+    payload["kind"] = "table"
+    payload["board_counts"] = {int(n): int(c) for n, c in board_counts.items()}
+    path = Path(path)
+    _write_atomic(path, payload, zipfile.ZIP_DEFLATED)
+    return path
+
+
+def save_checkpoint(path: os.PathLike, material: Material, n_done: int, dtm_white, dtm_black) -> None:
+    """Write a resumable checkpoint (stored uncompressed: speed matters more than size here)."""
+    payload = _arrays_payload(material, dtm_white, dtm_black)
+    payload["kind"] = "checkpoint"
+    payload["n_done"] = int(n_done)
+    _write_atomic(Path(path), payload, zipfile.ZIP_STORED)
+
+
+def _read_payload(path: Path) -> dict:
+    def fail(reason: str) -> ChessAIFileError:
+        return ChessAIFileError(f"{path}: {reason}")
+
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file; compute it with: python -m Util calculate <MATERIAL>")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            if len(members) != 1 or not members[0].filename.endswith(".pickle"):
+                raise fail("not a .chessAI file: the archive must hold exactly one .pickle")
+            if members[0].file_size > _MAX_PAYLOAD:
+                raise fail(f"refused: the archive claims {members[0].file_size} bytes, more than any table has")
+            data = archive.read(members[0])
+    except zipfile.BadZipFile as error:
+        raise fail(f"not a readable ZIP archive ({error}); the file is truncated, corrupt or of another kind") from None
+    except (EOFError, OSError, zipfile.LargeZipFile, NotImplementedError) as error:
+        raise fail(f"the archive cannot be read ({error})") from None
+    try:
+        payload = _PlainUnpickler(io.BytesIO(data)).load()
+    except pickle.UnpicklingError as error:
+        raise fail(f"refused: {error}") from None
+    except Exception as error:  # a damaged pickle can fail in many ways
+        raise fail(f"the pickle inside is damaged ({type(error).__name__}: {error})") from None
+    if not isinstance(payload, dict) or payload.get("format") != "chessAI":
+        raise fail("not a .chessAI file (no chessAI format marker inside)")
+    version = payload.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise fail(f"unknown format version {version!r}")
+    if version > FORMAT_VERSION:
+        raise fail(
+            f"written in format version {version} by a newer version of this project; "
+            f"this one reads versions up to {FORMAT_VERSION}: update the project"
+        )
+    return payload
+
+
+def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np.ndarray]:
+    def fail(reason: str) -> ChessAIFileError:
+        return ChessAIFileError(f"{path}: {reason}")
+
+    try:
+        material = Material.parse(str(payload.get("material")))
+    except MaterialError as error:
+        raise fail(f"names no valid material ({error})") from None
+    if payload.get("piece_list") != "Kk" + material.white or payload.get("index_scheme") != INDEX_SCHEME:
+        raise fail("its piece list or index scheme does not match its material")
+    white, black = payload.get("dtm_white"), payload.get("dtm_black")
+    if not isinstance(white, bytes) or not isinstance(black, bytes):
+        raise fail("the S_n data is missing")
+    from .layout import Layout
+
+    size = Layout(material).size
+    if len(white) != size or len(black) != size:
+        raise fail(f"the S_n data has the wrong size for {material} (expected {size} entries per side)")
+    if hashlib.sha256(white + black).hexdigest() != payload.get("sha256"):
+        raise fail("the S_n data does not match its checksum: the file was altered or damaged")
+    dtm_white = np.frombuffer(white, dtype=np.uint8).copy()
+    dtm_black = np.frombuffer(black, dtype=np.uint8).copy()
+    if np.any((dtm_white != UNKNOWN) & (dtm_white % 2 == 0)) or np.any((dtm_black != UNKNOWN) & (dtm_black % 2 == 1)):
+        raise fail("the S_n data breaks the rule that odd n are White to move and even n Black to move")
+    return material, dtm_white, dtm_black
+
+
+def load_table(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int]]:
+    """Read a table file; returns the table and its board counts per n."""
+    path = Path(path)
+    payload = _read_payload(path)
+    if payload.get("kind") != "table":
+        raise ChessAIFileError(f"{path}: this is a {payload.get('kind')!r} file, not a finished table")
+    material, dtm_white, dtm_black = _checked_arrays(path, payload)
+    counts = payload.get("board_counts")
+    if not isinstance(counts, dict) or not all(isinstance(k, int) and isinstance(v, int) for k, v in counts.items()):
+        raise ChessAIFileError(f"{path}: the board counts are missing or malformed")
+    present = set(np.unique(dtm_white).tolist()) | set(np.unique(dtm_black).tolist())
+    if set(counts) != present - {UNKNOWN}:
+        raise ChessAIFileError(f"{path}: the board counts do not match the S_n data: the file was altered")
+    return DtmTable(material, dtm_white, dtm_black), counts
+
+
+def load_checkpoint(path: os.PathLike, material: Material) -> Optional[Tuple[int, np.ndarray, np.ndarray]]:
+    """``(n_done, dtm_white, dtm_black)`` from a checkpoint of ``material``; ChessAIFileError if unusable."""
+    path = Path(path)
+    payload = _read_payload(path)
+    if payload.get("kind") != "checkpoint" or not isinstance(payload.get("n_done"), int):
+        raise ChessAIFileError(f"{path}: not a checkpoint of a calculation")
+    found, dtm_white, dtm_black = _checked_arrays(path, payload)
+    if found != material:
+        raise ChessAIFileError(f"{path}: a checkpoint of {found}, not of {material}")
+    return payload["n_done"], dtm_white, dtm_black

@@ -1,0 +1,68 @@
+"""From table entries back to real boards.
+
+A table entry stands for every board that folds onto it by symmetry.  The
+thesis's S_n holds the real boards (it stores each mirror image too), so
+``len(S_n)`` and iterating over S_n must count and list real boards, each
+exactly once.
+
+A board ``b`` folds onto entry ``e = T_s(b)`` where ``s`` is chosen by b's
+white-king square alone.  Conversely, from an entry ``e`` the boards
+folding onto it are ``T_s^-1(e)`` for each allowed symmetry ``s`` that the
+fold would choose for that board, where the board lists identical pieces
+in ascending square order (the board-integer convention).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator, Tuple
+
+import numpy as np
+
+from .board_int import encode_integers
+from .layout import Layout
+from .retrograde import UNKNOWN, DtmTable
+from .symmetry import INVERSE, TRANSFORMS
+
+BATCH = 1 << 20
+
+
+def _preimages(layout: Layout, index: np.ndarray) -> Iterator[Tuple[int, np.ndarray, list]]:
+    """For each allowed symmetry s: (s, mask of entries with a board T_s^-1(e), that board's squares)."""
+    squares = layout.decode(index)
+    for s in layout.transforms:
+        inverse = INVERSE[s]
+        board = [TRANSFORMS[inverse, sq].astype(np.int64) for sq in squares]
+        ok = layout.fold[board[0]] == s
+        for group in layout.identical_groups:
+            for a, b in zip(group, group[1:]):
+                ok &= board[a] < board[b]
+        yield s, ok, board
+
+
+def board_counts(table: DtmTable) -> Dict[int, int]:
+    """``{n: number of distinct real boards in S_n}`` for every non-empty S_n."""
+    counts: Dict[int, int] = {}
+    for array in (table.dtm_white, table.dtm_black):
+        entries = np.flatnonzero(array != UNKNOWN)
+        for start in range(0, entries.size, BATCH):
+            index = entries[start : start + BATCH]
+            weight = np.zeros(index.size, dtype=np.int64)
+            for _, ok, _ in _preimages(table.layout, index):
+                weight += ok
+            per_n = np.bincount(array[index], weights=weight)
+            for n in np.flatnonzero(per_n):
+                counts[int(n)] = counts.get(int(n), 0) + int(per_n[n])
+    return dict(sorted(counts.items()))
+
+
+def boards_in_s_n(table: DtmTable, n: int) -> np.ndarray:
+    """Sorted board integers (see :mod:`Util.board_int`) of every board in S_n."""
+    white_to_move = n % 2 == 1
+    array = table.dtm_white if white_to_move else table.dtm_black
+    entries = np.flatnonzero(array == n)
+    found = []
+    for start in range(0, entries.size, BATCH):
+        index = entries[start : start + BATCH]
+        for _, ok, board in _preimages(table.layout, index):
+            found.append(encode_integers([sq[ok] for sq in board], white_to_move))
+    return np.sort(np.concatenate(found)) if found else np.empty(0, dtype=np.int64)
