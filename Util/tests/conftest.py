@@ -1,0 +1,49 @@
+"""Shared fixtures: tables computed once per test session, and the reference tablebases."""
+
+from __future__ import annotations
+
+import pytest
+
+from Util.calculation import TableStore
+from Util.expansion import board_counts
+from Util.gaviota_native import GaviotaUnavailable, NativeGaviota
+from Util.sequence import SnSequence
+from Util.validation import open_syzygy, reference_folder
+
+
+@pytest.fixture(scope="session")
+def store(tmp_path_factory) -> TableStore:
+    """Computes tables in memory on first use (an empty results folder, so nothing stale is loaded)."""
+    return TableStore(tmp_path_factory.mktemp("results"), progress=False)
+
+
+@pytest.fixture(scope="session")
+def sequence_of(store):
+    cache = {}
+
+    def get(material: str) -> SnSequence:
+        if material not in cache:
+            table = store.get(material)
+            cache[material] = SnSequence(table, board_counts(table), store=store)
+        return cache[material]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def gaviota() -> NativeGaviota:
+    folder = reference_folder("gaviota")
+    try:
+        return NativeGaviota(folder)
+    except GaviotaUnavailable as error:
+        pytest.skip(f"Gaviota reference unavailable: {error} (set GAVIOTA_PATH to a folder of *.gtb.cp4 files)")
+
+
+@pytest.fixture(scope="session")
+def syzygy():
+    folder = reference_folder("syzygy")
+    if not any(folder.glob("*.rtbw")):
+        pytest.skip(f"Syzygy reference unavailable: no *.rtbw files in {folder} (set SYZYGY_PATH)")
+    tablebase = open_syzygy(folder)
+    yield tablebase
+    tablebase.close()
