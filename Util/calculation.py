@@ -79,7 +79,7 @@ class TableStore:
                 print(f"note: {error}; starting {material} from scratch", file=sys.stderr)
         bar = tqdm(desc=f"{material}: S_n", unit=" ply", disable=not self.progress, leave=False)
         if resume is not None:
-            bar.write(f"{material}: resuming after ply {resume[0]} from {checkpoint_path}")
+            print(f"{material}: resuming after ply {resume[0]} from {checkpoint_path}", file=sys.stderr)
         last_save = [time.monotonic()]
 
         def on_ply(n: int, new: int) -> None:

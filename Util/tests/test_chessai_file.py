@@ -1,0 +1,115 @@
+"""The .chessAI file: round trip, determinism, and refusal of broken, foreign or hostile files."""
+
+import io
+import pickle
+import zipfile
+
+import numpy as np
+import pytest
+
+from Util.chessai_file import FORMAT_VERSION, ChessAIFileError, load_table, save_table
+from Util.expansion import board_counts
+
+
+@pytest.fixture(scope="module")
+def kqk_file(tmp_path_factory, store):
+    table = store.get("KQvK")
+    path = tmp_path_factory.mktemp("files") / "KQvK.chessAI"
+    save_table(table, path, board_counts(table))
+    return path
+
+
+def _payload(path):
+    with zipfile.ZipFile(path) as archive:
+        return pickle.loads(archive.read(archive.infolist()[0]))
+
+
+def _write(path, payload_bytes, name="KQvK.pickle"):
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name, payload_bytes)
+
+
+def test_round_trip_keeps_every_value(kqk_file, store):
+    table, counts = load_table(kqk_file)
+    original = store.get("KQvK")
+    assert np.array_equal(table.dtm_white, original.dtm_white)
+    assert np.array_equal(table.dtm_black, original.dtm_black)
+    assert counts == board_counts(original)
+    payload = _payload(kqk_file)
+    assert payload["version"] == FORMAT_VERSION and payload["piece_list"] == "KkQ"
+
+
+def test_saving_twice_gives_identical_bytes_and_leaves_no_temporary_files(kqk_file, store, tmp_path):
+    table = store.get("KQvK")
+    again = tmp_path / "again.chessAI"
+    save_table(table, again, board_counts(table))
+    assert again.read_bytes() == kqk_file.read_bytes()
+    assert [p.name for p in tmp_path.iterdir()] == ["again.chessAI"]
+
+
+def test_truncated_file_is_refused(kqk_file, tmp_path):
+    broken = tmp_path / "KQvK.chessAI"
+    broken.write_bytes(kqk_file.read_bytes()[: kqk_file.stat().st_size // 2])
+    with pytest.raises(ChessAIFileError, match=f"{broken}.*(ZIP|archive)"):
+        load_table(broken)
+
+
+def test_flipped_byte_is_refused(kqk_file, tmp_path):
+    data = bytearray(kqk_file.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    broken = tmp_path / "KQvK.chessAI"
+    broken.write_bytes(bytes(data))
+    with pytest.raises(ChessAIFileError, match=str(broken)):
+        load_table(broken)
+
+
+def test_foreign_files_are_refused(tmp_path):
+    text = tmp_path / "notes.chessAI"
+    text.write_text("just some text")
+    with pytest.raises(ChessAIFileError, match="not a readable ZIP"):
+        load_table(text)
+    other_zip = tmp_path / "other.chessAI"
+    _write(other_zip, pickle.dumps({"hello": "world"}))
+    with pytest.raises(ChessAIFileError, match="no chessAI format marker"):
+        load_table(other_zip)
+    with pytest.raises(FileNotFoundError, match="python -m Util calculate"):
+        load_table(tmp_path / "missing.chessAI")
+
+
+class _RunsCode:
+    """A pickle that would create a file when loaded, if the loader let it run code."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+def test_pickle_that_would_run_code_is_refused_before_running(tmp_path):
+    marker = tmp_path / "was_run"
+    hostile = tmp_path / "KQvK.chessAI"
+    _write(hostile, pickle.dumps({"format": "chessAI", "version": 1, "kind": "table", "x": _RunsCode(marker)}))
+    with pytest.raises(ChessAIFileError, match="refused: it asks to load io.open"):
+        load_table(hostile)
+    assert not marker.exists()
+
+
+def test_tampered_values_with_a_valid_zip_are_refused(kqk_file, tmp_path):
+    payload = _payload(kqk_file)
+    white = bytearray(payload["dtm_white"])
+    white[white.index(3)] = 5  # move one board from S_3 to S_5
+    payload["dtm_white"] = bytes(white)
+    tampered = tmp_path / "KQvK.chessAI"
+    _write(tampered, pickle.dumps(payload))
+    with pytest.raises(ChessAIFileError, match="checksum"):
+        load_table(tampered)
+
+
+def test_newer_format_version_says_to_update(kqk_file, tmp_path):
+    payload = _payload(kqk_file)
+    payload["version"] = FORMAT_VERSION + 1
+    newer = tmp_path / "KQvK.chessAI"
+    _write(newer, pickle.dumps(payload))
+    with pytest.raises(ChessAIFileError, match="newer version.*update"):
+        load_table(newer)

@@ -1,0 +1,118 @@
+"""The command line as scripts use it: real subprocesses, real files."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from Util.chessai_file import ChessAIFileError, load_checkpoint
+from Util.material import Material
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_cli(*args, stdin=None, cwd=None):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, "-m", "Util", *args], input=stdin, capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def kqk(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cli")
+    result = run_cli("calculate", "KQvK", "--quiet", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    path = folder / "S_n_Results" / "KQvK.chessAI"
+    assert path.exists() and str(path.relative_to(folder)) in result.stdout
+    return path
+
+
+def test_stats_prints_n_count_lines_then_total(kqk, sequence_of):
+    result = run_cli("stats", str(kqk))
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    expected = sequence_of("KQvK").board_counts
+    assert lines[:-1] == [f"{n} {count}" for n, count in sorted(expected.items())]
+    assert lines[-1] == f"total {sum(expected.values())}"
+
+
+def test_probe_answers_arguments_and_standard_input(kqk, sequence_of, gaviota):
+    fens = ["8/8/8/8/8/2k5/8/KQ6 w - - 0 1", "k7/1Q6/2K5/8/8/8/8/8 b - - 0 1", "8/8/8/8/8/8/1k6/KQ6 b - - 0 1"]
+    by_args = run_cli("probe", str(kqk), *fens)
+    by_stdin = run_cli("probe", str(kqk), stdin="\n".join(fens) + "\n")
+    assert by_args.returncode == by_stdin.returncode == 0
+    assert by_args.stdout == by_stdin.stdout
+    answers = by_args.stdout.split()
+    assert answers[1] == "0" and answers[2] == "-"
+    import chess
+    from Util.validation import _white_squares
+
+    board = chess.Board(fens[0])
+    gaviota.set_material("Q")
+    assert int(answers[0]) == gaviota.white_mates_in(_white_squares(board, Material.parse("KQvK")),
+                                                     board.king(chess.BLACK), True)
+
+
+def test_probe_reports_bad_lines_and_still_answers_the_rest(kqk):
+    stdin = "8/8/8/8/8/2k5/8/KQ6 w - - 0 1\nnot a fen\n8/8/8/8/3k4/8/8/KR6 w - - 0 1\nk7/1Q6/2K5/8/8/8/8/8 b - - 0 1\n"
+    result = run_cli("probe", str(kqk), stdin=stdin)
+    assert result.returncode == 1
+    assert len(result.stdout.split()) == 2 and result.stdout.split()[1] == "0"
+    assert "FEN 2 'not a fen' is not valid FEN" in result.stderr
+    assert "FEN 3" in result.stderr and "KRvK" in result.stderr
+
+
+def test_bad_material_and_missing_file_give_clear_messages(tmp_path):
+    result = run_cli("calculate", "KQQQQvK", cwd=tmp_path)
+    assert result.returncode == 2 and "at most 3" in result.stderr
+    result = run_cli("stats", str(tmp_path / "nothing.chessAI"))
+    assert result.returncode == 2 and "no such file" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["calculate", "probe", "stats", "bench", "verify"])
+def test_every_command_documents_itself(command):
+    result = run_cli(command, "--help")
+    assert result.returncode == 0 and "usage: python -m Util " + command in result.stdout
+
+
+def test_bench_prints_one_row_per_table():
+    result = run_cli("bench", "KQvK", "KRvK")
+    assert result.returncode == 0, result.stderr
+    header, *rows = result.stdout.splitlines()
+    assert header.split()[:2] == ["material", "seconds"]
+    assert [row.split()[0] for row in rows] == ["KQvK", "KRvK"]
+    assert all(float(row.split()[1]) > 0 and int(row.split()[4]) in (20, 32) for row in rows)
+
+
+def test_killed_calculation_resumes_to_an_identical_file(tmp_path):
+    uninterrupted = tmp_path / "a" / "KBNvK.chessAI"
+    assert run_cli("calculate", "KBNvK", "--out", str(uninterrupted), "--quiet").returncode == 0
+
+    target = tmp_path / "b" / "KBNvK.chessAI"
+    partial = target.with_name(target.name + ".partial")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    worker = subprocess.Popen([sys.executable, "-m", "Util", "calculate", "KBNvK", "--out", str(target), "--quiet",
+                               "--checkpoint-seconds", "0"], env=env, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 300
+    n_done = -1
+    while n_done < 40 and time.monotonic() < deadline and worker.poll() is None:
+        time.sleep(0.05)
+        if partial.exists():
+            try:
+                n_done = load_checkpoint(partial, Material.parse("KBNvK"))[0]
+            except (ChessAIFileError, FileNotFoundError):
+                pass  # replaced while we read it
+    worker.send_signal(signal.SIGKILL)
+    worker.wait()
+    assert worker.returncode == -signal.SIGKILL, "the calculation finished before it could be killed"
+    assert partial.exists() and not target.exists() and n_done >= 40
+
+    resumed = run_cli("calculate", "KBNvK", "--out", str(target), "--quiet")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming after ply" in resumed.stderr
+    assert target.read_bytes() == uninterrupted.read_bytes()
+    assert not partial.exists()

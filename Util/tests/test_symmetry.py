@@ -1,0 +1,42 @@
+"""The thesis's mirror(): each symmetry agrees with python-chess's transforms and keeps Gaviota's verdict."""
+
+import chess
+import pytest
+
+from Util.material import Material
+from Util.symmetry import Swap_Type, mirror
+from Util.validation import _white_squares, random_legal_boards
+
+PYTHON_CHESS = {
+    Swap_Type.VERTICAL: chess.flip_vertical,
+    Swap_Type.HORIZONTAL: chess.flip_horizontal,
+    Swap_Type.ROTATE_180: lambda bb: chess.flip_vertical(chess.flip_horizontal(bb)),
+    Swap_Type.DIAGONAL: chess.flip_diagonal,
+    Swap_Type.ANTI_DIAGONAL: chess.flip_anti_diagonal,
+}
+
+
+@pytest.mark.parametrize("swap", list(PYTHON_CHESS))
+def test_mirror_matches_python_chess(swap):
+    board = chess.Board("8/8/2k5/8/8/3B4/1N6/K7 w - - 0 1")
+    assert mirror(board, swap).board_fen() == board.transform(PYTHON_CHESS[swap]).board_fen()
+
+
+def test_rotations_are_four_quarter_turns():
+    board = chess.Board("8/8/2k5/8/8/3B4/1N6/K7 b - - 0 1")
+    turned = board
+    for _ in range(4):
+        turned = mirror(turned, Swap_Type.ROTATE_RIGHT)
+    assert turned.board_fen() == board.board_fen() and turned.turn == board.turn
+    assert mirror(mirror(board, Swap_Type.ROTATE_LEFT), Swap_Type.ROTATE_RIGHT).board_fen() == board.board_fen()
+
+
+def test_every_symmetry_keeps_the_depth_to_mate_without_pawns(gaviota):
+    material = Material.parse("KBNvK")
+    gaviota.set_material(material.white)
+
+    def n(board):
+        return gaviota.white_mates_in(_white_squares(board, material), board.king(chess.BLACK), board.turn)
+
+    for board in random_legal_boards(material, 40, white_to_move=True, seed=3):
+        assert {n(mirror(board, swap)) for swap in Swap_Type} == {n(board)}
