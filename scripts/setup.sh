@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine for this project: system packages, a virtual
+# environment in .venv with the pinned Python packages, and ./gaviota linked to
+# Debian's 3-piece Gaviota tables.  Safe to run again: it skips what is done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+# libgaviotatb1: Gaviota's C prober (validation); gaviotatb: the 3-piece tables.
+packages=(libgaviotatb1 gaviotatb)
+python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
+missing=()
+for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+
+# The thesis keeps reference tables in ./gaviota; offer Debian's 3-piece ones there.
+if [ -d /usr/share/gaviotatb/gtb4 ] && [ ! -e gaviota ]; then
+  mkdir gaviota
+  ln -s /usr/share/gaviotatb/gtb4/*.gtb.cp4 gaviota/
+fi
+echo "setup: ready (.venv)"
