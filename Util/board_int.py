@@ -27,8 +27,11 @@ def _letters(piece_list: Sequence[chess.Piece]) -> List[str]:
     return [p.symbol() for p in piece_list]
 
 
-def to_integer(board: chess.Board, piece_list: Sequence[chess.Piece]) -> int:
-    """The board's integer for ``piece_list``; BoardIntError if the board holds other pieces."""
+def board_squares(board: chess.Board, piece_list: Sequence[chess.Piece]) -> List[int]:
+    """The square of each piece of ``piece_list``, identical pieces in ascending order.
+
+    BoardIntError if the board holds other pieces than the list.
+    """
     letters = _letters(piece_list)
     by_letter = {}
     for square, piece in sorted(board.piece_map().items()):
@@ -40,11 +43,19 @@ def to_integer(board: chess.Board, piece_list: Sequence[chess.Piece]) -> int:
             f"the board has pieces {_describe(have)} but the piece list is {_describe(want)}; "
             "use the table (piece list) of the board's material"
         )
-    value = 0
     taken = {c: 0 for c in want}
+    squares = []
     for c in letters:
-        value = (value << 6) | by_letter[c][taken[c]]
+        squares.append(by_letter[c][taken[c]])
         taken[c] += 1
+    return squares
+
+
+def to_integer(board: chess.Board, piece_list: Sequence[chess.Piece]) -> int:
+    """The board's integer for ``piece_list``; BoardIntError if the board holds other pieces."""
+    value = 0
+    for square in board_squares(board, piece_list):
+        value = (value << 6) | square
     return (value << 1) | int(board.turn == chess.WHITE)
 
 

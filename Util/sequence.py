@@ -17,7 +17,7 @@ from typing import Dict, Iterator, Optional, Tuple
 import chess
 import numpy as np
 
-from .board_int import BoardIntError, integer_squares, to_integer
+from .board_int import BoardIntError, board_squares, integer_squares
 from .calculation import RESULTS_DIR, TableStore
 from .chessai_file import load_table
 from .expansion import boards_in_s_n
@@ -86,15 +86,11 @@ class SnSequence(SequenceABC):
         """n of the S_n holding this board, of any material with a lone black king; -1 if in none."""
         material = material_of_board(board)
         table = self.table if material == self.material else self.store.get(material)
-        squares = [board.king(chess.WHITE), board.king(chess.BLACK)]
-        for letter in material.white:
-            piece_type = chess.Piece.from_symbol(letter).piece_type
-            squares += sorted(board.pieces(piece_type, chess.WHITE) - set(squares))[:1]
-        return _lookup(table, squares, board.turn == chess.WHITE)
+        return _lookup(table, board_squares(board, material.piece_list), board.turn == chess.WHITE)
 
 
 def _lookup(table: DtmTable, squares, white_to_move: bool) -> int:
-    if len(set(squares)) != len(squares):
+    if len(set(squares)) != len(squares):  # only from a board integer; a board never has that
         return -1
     value = int(table.dtm([np.array([s]) for s in squares], white_to_move)[0])
     return -1 if value == UNKNOWN else value

@@ -24,7 +24,8 @@ import chess.syzygy
 import numpy as np
 
 from .gaviota_native import NativeGaviota
-from .material import Material
+from .board_int import board_squares
+from .material import Material, material_of_board
 from .retrograde import UNKNOWN, DtmTable
 from .rules import black_to_move_legal_and_check, white_to_move_legal
 from .sequence import SnSequence
@@ -75,12 +76,12 @@ def random_legal_boards(material: Material, count: int, white_to_move: bool, see
     return boards
 
 
-def _white_squares(board: chess.Board, material: Material) -> List[int]:
-    squares = [board.king(chess.WHITE)]
-    for letter in material.white:
-        piece_type = chess.Piece.from_symbol(letter).piece_type
-        squares.append(min(board.pieces(piece_type, chess.WHITE) - set(squares)))
-    return squares
+def gaviota_n(gaviota: NativeGaviota, board: chess.Board) -> int:
+    """Gaviota's answer for a board as the thesis's n (-1 where White cannot force mate)."""
+    material = material_of_board(board)
+    squares = board_squares(board, material.piece_list)
+    gaviota.set_material(material.white)
+    return gaviota.white_mates_in([squares[0]] + squares[2:], squares[1], board.turn == chess.WHITE)
 
 
 def sample_against_gaviota(sequence: SnSequence, gaviota: NativeGaviota, count: int, seed: int = 1) -> Comparison:
@@ -88,11 +89,10 @@ def sample_against_gaviota(sequence: SnSequence, gaviota: NativeGaviota, count: 
     material = sequence.material
     result = Comparison(material.name, "gaviota")
     start = time.perf_counter()
-    gaviota.set_material(material.white)
     for white_to_move in (True, False):
         for board in random_legal_boards(material, count, white_to_move, seed):
             ours = sequence.find_board(board)
-            theirs = gaviota.white_mates_in(_white_squares(board, material), board.king(chess.BLACK), white_to_move)
+            theirs = gaviota_n(gaviota, board)
             result.checked += 1
             if ours != theirs:
                 result.mismatches.append((board.fen(), ours, theirs))

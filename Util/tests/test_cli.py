@@ -7,10 +7,12 @@ import sys
 import time
 from pathlib import Path
 
+import chess
 import pytest
 
 from Util.chessai_file import ChessAIFileError, load_checkpoint
 from Util.material import Material
+from Util.validation import gaviota_n
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,13 +50,7 @@ def test_probe_answers_arguments_and_standard_input(kqk, sequence_of, gaviota):
     assert by_args.stdout == by_stdin.stdout
     answers = by_args.stdout.split()
     assert answers[1] == "0" and answers[2] == "-"
-    import chess
-    from Util.validation import _white_squares
-
-    board = chess.Board(fens[0])
-    gaviota.set_material("Q")
-    assert int(answers[0]) == gaviota.white_mates_in(_white_squares(board, Material.parse("KQvK")),
-                                                     board.king(chess.BLACK), True)
+    assert int(answers[0]) == gaviota_n(gaviota, chess.Board(fens[0]))
 
 
 def test_probe_reports_bad_lines_and_still_answers_the_rest(kqk):

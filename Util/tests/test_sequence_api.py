@@ -1,22 +1,12 @@
 """The thesis's API: load_s_n_sequence, find_situation_in_sequence, find_next_move; and the rules beyond the thesis."""
 
-import itertools
-
 import chess
 import pytest
 
-from Util.board_int import to_board, to_integer
+from Util.board_int import to_board
 from Util.calculation import calculate
 from Util.sequence import find_next_move, find_situation_in_sequence, load_s_n_sequence
-from Util.validation import _white_squares, random_legal_boards
-
-
-def gaviota_n(gaviota, board):
-    from Util.material import material_of_board
-
-    material = material_of_board(board)
-    gaviota.set_material(material.white)
-    return gaviota.white_mates_in(_white_squares(board, material), board.king(chess.BLACK), board.turn)
+from Util.validation import gaviota_n, random_legal_boards
 
 
 def test_load_by_path_and_by_name(tmp_path, monkeypatch):

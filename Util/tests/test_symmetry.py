@@ -5,7 +5,7 @@ import pytest
 
 from Util.material import Material
 from Util.symmetry import Swap_Type, mirror
-from Util.validation import _white_squares, random_legal_boards
+from Util.validation import gaviota_n, random_legal_boards
 
 PYTHON_CHESS = {
     Swap_Type.VERTICAL: chess.flip_vertical,
@@ -32,11 +32,5 @@ def test_rotations_are_four_quarter_turns():
 
 
 def test_every_symmetry_keeps_the_depth_to_mate_without_pawns(gaviota):
-    material = Material.parse("KBNvK")
-    gaviota.set_material(material.white)
-
-    def n(board):
-        return gaviota.white_mates_in(_white_squares(board, material), board.king(chess.BLACK), board.turn)
-
-    for board in random_legal_boards(material, 40, white_to_move=True, seed=3):
-        assert {n(mirror(board, swap)) for swap in Swap_Type} == {n(board)}
+    for board in random_legal_boards(Material.parse("KBNvK"), 40, white_to_move=True, seed=3):
+        assert {gaviota_n(gaviota, mirror(board, swap)) for swap in Swap_Type} == {gaviota_n(gaviota, board)}
