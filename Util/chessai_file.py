@@ -68,7 +68,7 @@ def _write_atomic(path: Path, payload: dict, compression: int) -> None:
             info = zipfile.ZipInfo(payload["material"] + ".pickle", date_time=_ZIP_DATE)
             info.compress_type = compression
             info.external_attr = 0o644 << 16
-            archive.writestr(info, data, compresslevel=9 if compression == zipfile.ZIP_DEFLATED else None)
+            archive.writestr(info, data, compresslevel=6 if compression == zipfile.ZIP_DEFLATED else None)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:

@@ -275,28 +275,33 @@ class _Engine:
         UNKNOWN means some legal move escapes (into no S_n known so far).
         """
         squares = self.layout.decode(index)
-        king = squares[1]
-        worst = np.full(index.shape, -1, dtype=np.int64)
+        king = squares[1].astype(np.int64)
+        white_pieces = occupancy(squares[2:]) if self.layout.piece_count > 2 else np.zeros(index.shape, np.uint64)
+        worst = np.full(index.shape, -1, dtype=np.int16)
         for d in range(8):
             target = KING_STEP[king, d].astype(np.int64)
-            on_board = target >= 0
-            captured = np.full(index.shape, -1, dtype=np.int64)
-            for i in range(2, self.layout.piece_count):
-                captured = np.where(on_board & (squares[i] == target), i, captured)
-            quiet = on_board & (captured < 0)
-            child = index[quiet] + (target[quiet] - king[quiet]) * self.layout.strides[1]
-            legal = self.valid_white[child]
-            values = np.where(legal, self.dtm_white[child].astype(np.int64), -1)
-            worst[quiet] = np.maximum(worst[quiet], values)
-            for i in range(2, self.layout.piece_count):
-                takes = captured == i
-                if not takes.any():
-                    continue
-                part = [s[takes] for s in squares]
-                sub, child_squares, legal = self._capture_children(part, i, target[takes])
-                values = np.where(legal, sub.dtm(child_squares, white_to_move=True).astype(np.int64), -1)
-                worst[takes] = np.maximum(worst[takes], values)
+            takes = (white_pieces & _BIT_OR_BLOCKED[target]) != 0
+            quiet = (target >= 0) & ~takes
+            child = np.where(quiet, index + (target - king) * self.layout.strides[1], 0)
+            legal = quiet & self.valid_white[child]
+            np.maximum(worst, np.where(legal, self.dtm_white[child].astype(np.int16), np.int16(-1)), out=worst)
+            takes &= target >= 0
+            if takes.any():
+                rows = np.flatnonzero(takes)
+                worst[rows] = np.maximum(worst[rows], self._capture_move_values(squares, rows, target[rows]))
         return worst
+
+    def _capture_move_values(self, squares: List[np.ndarray], rows: np.ndarray, target: np.ndarray) -> np.ndarray:
+        """DTM after the black king takes the white piece on ``target`` (-1 where the capture is illegal)."""
+        values = np.full(rows.shape, -1, dtype=np.int16)
+        for i in range(2, self.layout.piece_count):
+            mine = squares[i][rows] == target
+            if not mine.any():
+                continue
+            part = [s[rows[mine]] for s in squares]
+            sub, child, legal = self._capture_children(part, i, target[mine])
+            values[mine] = np.where(legal, sub.dtm(child, white_to_move=True).astype(np.int16), np.int16(-1))
+        return values
 
     # ---- the plies ---------------------------------------------------------------------
     def mates(self) -> np.ndarray:
