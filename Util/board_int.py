@@ -112,3 +112,13 @@ def encode_integers(squares: Sequence[np.ndarray], white_to_move: bool) -> np.nd
     for s in squares:
         value = (value << 6) | np.asarray(s, dtype=np.int64)
     return (value << 1) | int(white_to_move)
+
+
+def integer_fields(board_int: int, piece_list: Sequence[chess.Piece]) -> List[tuple]:
+    """The parts of a board integer, for explaining it: ``(piece, square name, 6 bits)`` per piece,
+    then ``("turn", "white"/"black", 1 bit)``."""
+    board = to_board(board_int, piece_list)  # validates
+    squares = integer_squares(int(board_int), len(piece_list))
+    rows = [(p.symbol(), chess.square_name(s), format(s, "06b")) for p, s in zip(piece_list, squares)]
+    rows.append(("turn", "white" if board.turn else "black", str(int(board.turn))))
+    return rows

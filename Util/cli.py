@@ -1,4 +1,4 @@
-"""Command line: ``python -m Util calculate | probe | stats | bench | verify``.
+"""Command line: ``python -m Util calculate | probe | stats | bench | verify | notebooks``.
 
 This is a public interface that scripts call: keep the output formats.
 """
@@ -106,6 +106,24 @@ def _cmd_verify(args) -> int:
     return 1 if failures else 0
 
 
+def _cmd_notebooks(args) -> int:
+    from .series import EXECUTED_DIR, NotebookCellError, parse_parameter, run_series, series_notebooks
+
+    notebooks = series_notebooks()
+    if args.only:
+        notebooks = [p for p in notebooks if any(p.name.startswith(prefix) for prefix in args.only)]
+    if not notebooks:
+        print("notebooks: no notebook matches", file=sys.stderr)
+        return 2
+    parameters = dict(parse_parameter(text) for text in args.parameter)
+    try:
+        run_series(notebooks, parameters, args.output_dir or EXECUTED_DIR)
+    except NotebookCellError as error:
+        print(f"notebooks: FAILED in {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m Util", description="Chess endgame S_n tables by retrograde analysis.",
                                      epilog=EPILOG)
@@ -154,6 +172,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results", type=Path, help="folder of .chessAI files to check (missing ones are computed)")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(run=_cmd_verify)
+
+    p = sub.add_parser("notebooks", help="run the notebook series headless, in order",
+                       description="Execute the numbered notebooks (01_... to 06_...) top to bottom, in order, from the "
+                                   "repository root. Executed copies go to Tests/executed/. A failing cell stops the "
+                                   "run with a message naming the notebook and the cell (exit status 1).")
+    p.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a setting of the notebooks' parameters cells, e.g. -p \"TABLES=['KQvK']\" "
+                        "(given to every notebook that declares NAME)")
+    p.add_argument("--only", nargs="*", metavar="PREFIX", help="run only notebooks whose names start so, e.g. 02")
+    p.add_argument("--output-dir", type=Path, help="where executed copies go (default Tests/executed)")
+    p.set_defaults(run=_cmd_notebooks)
     return parser
 
 

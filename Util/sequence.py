@@ -20,7 +20,7 @@ import numpy as np
 from .board_int import BoardIntError, board_squares, integer_squares
 from .calculation import RESULTS_DIR, TableStore
 from .chessai_file import load_table
-from .expansion import boards_in_s_n
+from .expansion import board_counts, boards_in_s_n
 from .material import Material, MaterialError, material_of_board
 from .retrograde import UNKNOWN, DtmTable
 
@@ -59,6 +59,12 @@ class SnSequence(SequenceABC):
         self.path = path
         self.store = store or TableStore(path.parent if path else None)
         self.store.add(table)
+
+    @classmethod
+    def from_store(cls, store: TableStore, material) -> "SnSequence":
+        """The sequence of ``material`` from a store (loaded from its folder or computed in memory)."""
+        table = store.get(material)
+        return cls(table, board_counts(table), store=store)
 
     def __len__(self) -> int:
         return max(self.board_counts, default=-1) + 1

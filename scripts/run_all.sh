@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The main job: set up the machine, then compute the default tables into S_n_Results/.
-# (The notebooks 01-06 join this run as they are written.)
+# The main job: set up the machine, then run the notebook series top to bottom,
+# headless and in order. It computes the default tables (KQvK, KRvK, KPvK, KBBvK,
+# KBNvK) into S_n_Results/; executed notebooks go to Tests/executed/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-for material in KQvK KRvK KPvK KBBvK KBNvK; do
-  .venv/bin/python -m Util calculate "$material"
-done
-.venv/bin/python -m Util stats KBNvK | tail -n 1
-echo "Results: $(pwd)/S_n_Results/"
+start=$(date +%s)
+.venv/bin/python -m Util notebooks "$@"
+echo "Series done in $(( $(date +%s) - start )) s."
+echo "Tables:    $(pwd)/S_n_Results/"
+echo "Notebooks: $(pwd)/Tests/executed/"

@@ -1,0 +1,127 @@
+"""Running the notebook series headless, top to bottom, in order.
+
+Each notebook keeps its settings in one code cell tagged ``parameters``.
+A run may override them: a cell with the new values is inserted right after
+the tagged one (the convention papermill uses), so the notebook reads the
+same way either way.  Executed copies are written to ``Tests/executed/``;
+the committed notebooks stay free of output.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import time
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+EXECUTED_DIR = Path("Tests") / "executed"
+
+
+class NotebookCellError(RuntimeError):
+    """A cell of a notebook failed; the message names the notebook, the cell and the error."""
+
+
+def series_notebooks(root: Path = REPO_ROOT) -> List[Path]:
+    """The numbered notebooks ``01_...ipynb`` to ``06_...ipynb`` that exist, in order."""
+    return sorted(p for p in root.glob("0[1-6]_*.ipynb"))
+
+
+def parse_parameter(text: str):
+    """``NAME=VALUE`` with VALUE a Python literal (``['KQvK']``, ``3``) or else a plain string."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip().isidentifier():
+        raise ValueError(f"parameter {text!r} must look like NAME=VALUE, e.g. TABLES=['KQvK']")
+    try:
+        return name.strip(), ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return name.strip(), value
+
+
+def inject_parameters(notebook, parameters: Dict[str, object]) -> None:
+    """Insert a cell setting ``parameters`` after the cell tagged ``parameters``."""
+    if not parameters:
+        return
+    index = next((i for i, cell in enumerate(notebook.cells) if "parameters" in cell.metadata.get("tags", [])), None)
+    if index is None:
+        raise ValueError("the notebook has no cell tagged 'parameters' to override")
+    source = "# Parameters of this run (inserted by the series runner)\n" + "\n".join(
+        f"{name} = {value!r}" for name, value in parameters.items()
+    )
+    cell = nbformat.v4.new_code_cell(source)
+    cell.metadata["tags"] = ["injected-parameters"]
+    notebook.cells.insert(index + 1, cell)
+
+
+def execute_notebook(path: Path, parameters: Optional[Dict[str, object]] = None, output: Optional[Path] = None,
+                     cwd: Path = REPO_ROOT, timeout: int = 1200):
+    """Execute one notebook; returns the executed notebook (also written to ``output``)."""
+    notebook = nbformat.read(path, as_version=4)
+    inject_parameters(notebook, parameters or {})
+    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd)}})
+    try:
+        client.execute()
+    except CellExecutionError as error:
+        failed = _failed_cell(notebook)
+        if output:
+            _write(notebook, output)
+        where = f"cell {failed[0]} ({failed[1]!r})" if failed else "a cell"
+        raise NotebookCellError(f"{path.name}, {where} failed:\n{_short(error)}") from None
+    if output:
+        _write(notebook, output)
+    return notebook
+
+
+def run_series(notebooks: Iterable[Path], parameters: Dict[str, object], output_dir: Path,
+               cwd: Path = REPO_ROOT) -> List[Path]:
+    """Execute each notebook in order with the parameters it declares; stops at the first failure."""
+    written = []
+    for path in notebooks:
+        declared = declared_parameters(path)
+        mine = {k: v for k, v in parameters.items() if k in declared}
+        start = time.perf_counter()
+        print(f"running {path.name} {mine or ''}", flush=True)
+        output = output_dir / path.name
+        execute_notebook(path, mine, output, cwd=cwd)
+        print(f"  done in {time.perf_counter() - start:.1f} s -> {output}", flush=True)
+        written.append(output)
+    return written
+
+
+def declared_parameters(path: Path) -> List[str]:
+    """Names assigned in the notebook's ``parameters`` cell."""
+    notebook = nbformat.read(path, as_version=4)
+    for cell in notebook.cells:
+        if "parameters" in cell.metadata.get("tags", []):
+            tree = ast.parse(cell.source)
+            return [t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets
+                    if isinstance(t, ast.Name)]
+    return []
+
+
+def _failed_cell(notebook):
+    for number, cell in enumerate(notebook.cells, 1):
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                first = next((line for line in cell.source.splitlines() if line.strip()), "")
+                return number, first[:60]
+    return None
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _short(error: CellExecutionError) -> str:
+    """The last lines of the traceback (where the error is stated), without terminal colours."""
+    lines = [line for line in _ANSI.sub("", str(error)).splitlines() if line.strip()]
+    return "\n".join(lines[-3:])
+
+
+def _write(notebook, output: Path) -> None:
+    output.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, output)

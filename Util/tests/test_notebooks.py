@@ -1,0 +1,101 @@
+"""The notebook series: committed clean, runs headless, and produces what it claims."""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from Util.chessai_file import load_table
+from Util.expansion import board_counts
+from Util.series import NotebookCellError, execute_notebook, series_notebooks
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def outputs(notebook, kind=None):
+    for cell in notebook.cells:
+        for out in cell.get("outputs", []):
+            if kind is None or out.get("output_type") == kind:
+                yield out
+
+
+def stdout(notebook) -> str:
+    return "".join(o["text"] for o in outputs(notebook, "stream") if o["name"] == "stdout")
+
+
+def test_series_is_in_order_and_committed_without_outputs():
+    names = [p.name for p in series_notebooks(REPO)]
+    assert names[:2] == ["01_chess_introduction.ipynb", "02_calculation.ipynb"]
+    for path in series_notebooks(REPO):
+        notebook = nbformat.read(path, as_version=4)
+        code = [c for c in notebook.cells if c.cell_type == "code"]
+        assert all(not c.outputs and c.execution_count is None for c in code), f"{path.name} has outputs"
+        tagged = [c for c in code if "parameters" in c.metadata.get("tags", [])]
+        assert len(tagged) == 1, f"{path.name} needs exactly one cell tagged 'parameters'"
+
+
+@pytest.fixture(scope="module")
+def notebook_01(tmp_path_factory):
+    return execute_notebook(REPO / "01_chess_introduction.ipynb", {"BOARD_SIZE": 150},
+                            tmp_path_factory.mktemp("nb") / "01.ipynb")
+
+
+def test_01_shows_boards_and_the_right_facts(notebook_01):
+    pictures = "".join(str(o.get("data", {}).get("image/svg+xml", "")) + o.get("data", {}).get("text/html", "")
+                       for o in outputs(notebook_01))
+    assert pictures.count("<svg") >= 12
+    assert 'width="150"' in pictures  # the parameter reached the pictures
+    text = stdout(notebook_01)
+    assert "checkmate  is_check=True  is_checkmate=True  is_stalemate=False legal moves=0" in text
+    assert "stalemate  is_check=False is_checkmate=False is_stalemate=True  legal moves=0" in text
+    assert "pawn on b7: ['b7b8q', 'b7b8r', 'b7b8b', 'b7b8n']" in text
+    assert "after it, checkmate: True" in text
+
+
+@pytest.fixture(scope="module")
+def notebook_02(tmp_path_factory):
+    results = tmp_path_factory.mktemp("results")
+    notebook = execute_notebook(REPO / "02_calculation.ipynb",
+                                {"TABLES": ["KQvK", "KPvK"], "RESULTS_DIR": str(results), "BOARD_SIZE": 120},
+                                results / "02.ipynb")
+    return notebook, results
+
+
+def test_02_writes_tables_that_match_the_package(notebook_02, store):
+    notebook, results = notebook_02
+    for name in ("KQvK", "KPvK", "KBNvK"):
+        table, counts = load_table(results / f"{name}.chessAI")
+        assert counts == board_counts(store.get(name)), name
+
+
+def test_02_checks_what_it_teaches(notebook_02):
+    notebook, _ = notebook_02
+    text = stdout(notebook)
+    assert "same checkmates as the brute force: True" in text
+    assert re.search(r"Kxb4\s+leads to KRvK, n = 19", text) and "so this position is in S_20" in text
+    assert "the AI plays c8=R" in text
+    assert "resumed file identical to the uninterrupted one: True" in text
+
+
+def test_02_draws_the_sizes_and_tabulates_results(notebook_02):
+    notebook, _ = notebook_02
+    assert any("image/png" in o.get("data", {}) for o in outputs(notebook))
+    last_table = [o["data"]["text/html"] for o in outputs(notebook) if "text/html" in o.get("data", {})][-1]
+    assert "<td style=\"text-align:right\">KQvK</td>" in last_table and ">20<" in last_table
+    assert "KPvK" in last_table and ">56<" in last_table
+
+
+def test_a_failing_cell_is_named(tmp_path):
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("X = 1", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("assert X == 2, 'X must be 2'"),
+    ])
+    path = tmp_path / "03_broken.ipynb"
+    nbformat.write(notebook, path)
+    with pytest.raises(NotebookCellError) as failure:
+        execute_notebook(path, cwd=tmp_path)
+    message = str(failure.value)
+    assert message.startswith("03_broken.ipynb, cell 2 (\"assert X == 2")
+    assert message.endswith("AssertionError: X must be 2") and "\x1b" not in message
+    execute_notebook(path, {"X": 2}, cwd=tmp_path)  # the injected parameter fixes it
