@@ -28,9 +28,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .geometry import KING_STEP, KNIGHT_STEP, RANK_OF, RAYS
+from .geometry import KING_ADJACENT, KING_STEP, KNIGHT_STEP, RANK_OF, RAYS
 from .layout import Layout
-from .material import PROMOTION_LETTERS, Material
+from .material import PIECE_ORDER, PROMOTION_LETTERS, Material
 from .rules import black_to_move_legal_and_check, occupancy, white_to_move_legal
 
 #: DTM value of a position that is in no S_n.
@@ -229,17 +229,11 @@ class _Engine:
 
     def _capture_values(self, index: np.ndarray, squares: List[np.ndarray]) -> np.ndarray:
         """Per Black-to-move position: the largest sub-table DTM over legal captures (-1: no capture)."""
-        worst = np.full(index.shape, -1, dtype=np.int64)
+        worst = np.full(index.shape, -1, dtype=np.int16)
         for i in range(2, self.layout.piece_count):
-            near = np.isin(squares[i] - squares[1], [-9, -8, -7, -1, 1, 7, 8, 9])
-            near &= np.abs((squares[i] & 7).astype(np.int64) - (squares[1] & 7)) <= 1
-            if not near.any():
-                continue
-            part = [s[near] for s in squares]
-            sub, child, legal = self._capture_children(part, i, part[i])
-            values = sub.dtm(child, white_to_move=True).astype(np.int64)
-            values = np.where(legal, values, -1)
-            worst[near] = np.maximum(worst[near], values)
+            rows = np.flatnonzero(KING_ADJACENT[squares[i], squares[1]])
+            if rows.size:
+                worst[rows] = np.maximum(worst[rows], self._capture_move_values(squares, rows, squares[i][rows]))
         return worst
 
     def _promotion_values(self, index: np.ndarray, squares: List[np.ndarray]) -> np.ndarray:
@@ -260,7 +254,7 @@ class _Engine:
                 target = self.material.promoted(piece)
                 new_white = sorted(
                     [(letters[j] if j != i else piece, j) for j in range(2, len(letters))],
-                    key=lambda pair: "QRBNP".index(pair[0]),
+                    key=lambda pair: PIECE_ORDER.index(pair[0]),
                 )
                 child = part[:2] + [part[j] for _, j in new_white]
                 values = self.subtables[target].dtm(child, white_to_move=False).astype(np.int64)

@@ -69,7 +69,7 @@ def test_bad_material_and_missing_file_give_clear_messages(tmp_path):
     assert result.returncode == 2 and "no such file" in result.stderr and "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("command", ["calculate", "probe", "stats", "bench", "verify"])
+@pytest.mark.parametrize("command", ["calculate", "probe", "stats", "bench", "verify", "notebooks"])
 def test_every_command_documents_itself(command):
     result = run_cli(command, "--help")
     assert result.returncode == 0 and "usage: python -m Util " + command in result.stdout
