@@ -11,6 +11,7 @@ pickle holds only plain values (dict, str, int, bytes), never objects:
 ``piece_list``      ``"KkBN"``: the thesis's PIECE_LIST as piece symbols
 ``index_scheme``    :data:`INDEX_SCHEME` (see :mod:`Util.layout`)
 ``dtm_white``       bytes: uint8 per index, White to move; 255 = in no S_n
+                    (duplicates of identical pieces also 255: see FORMAT_VERSION)
 ``dtm_black``       bytes: the same with Black to move
 ``board_counts``    ``{n: number of boards in S_n}``
 ``sha256``          hex digest of ``dtm_white + dtm_black``
@@ -37,10 +38,15 @@ from typing import Dict, Optional, Tuple
 
 import numpy as np
 
+from .layout import Layout
 from .material import Material, MaterialError
 from .retrograde import UNKNOWN, DtmTable
 
-FORMAT_VERSION = 1
+#: 1: every entry stored.  2: entries that repeat another entry's value (identical
+#: pieces out of square order; without pawns, the mirror of a position with the
+#: white king on the a1-h8 diagonal) are stored as 255 and restored when read.
+#: Restoring a version-1 file changes nothing, so both versions are read alike.
+FORMAT_VERSION = 2
 INDEX_SCHEME = "wk-fold-64"
 #: Fixed ZIP timestamp, so that equal tables give byte-identical files.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -78,7 +84,9 @@ def _write_atomic(path: Path, payload: dict, compression: int) -> None:
 
 
 def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.ndarray) -> dict:
-    white, black = dtm_white.astype(np.uint8).tobytes(), dtm_black.astype(np.uint8).tobytes()
+    layout = Layout(material)
+    white = layout.blank_duplicates(dtm_white.astype(np.uint8), UNKNOWN).tobytes()
+    black = layout.blank_duplicates(dtm_black.astype(np.uint8), UNKNOWN).tobytes()
     return {
         "format": "chessAI",
         "version": FORMAT_VERSION,
@@ -159,15 +167,16 @@ def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np
     white, black = payload.get("dtm_white"), payload.get("dtm_black")
     if not isinstance(white, bytes) or not isinstance(black, bytes):
         raise fail("the S_n data is missing")
-    from .layout import Layout
-
-    size = Layout(material).size
+    layout = Layout(material)
+    size = layout.size
     if len(white) != size or len(black) != size:
         raise fail(f"the S_n data has the wrong size for {material} (expected {size} entries per side)")
     if hashlib.sha256(white + black).hexdigest() != payload.get("sha256"):
         raise fail("the S_n data does not match its checksum: the file was altered or damaged")
     dtm_white = np.frombuffer(white, dtype=np.uint8).copy()
     dtm_black = np.frombuffer(black, dtype=np.uint8).copy()
+    layout.restore_duplicates(dtm_white)
+    layout.restore_duplicates(dtm_black)
     if np.any((dtm_white != UNKNOWN) & (dtm_white % 2 == 0)) or np.any((dtm_black != UNKNOWN) & (dtm_black % 2 == 1)):
         raise fail("the S_n data breaks the rule that odd n are White to move and even n Black to move")
     return material, dtm_white, dtm_black

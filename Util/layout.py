@@ -129,3 +129,79 @@ class Layout:
         for i in range(1, self.piece_count):
             index = index + folded[i].astype(np.int64) * self.strides[i]
         return index
+
+    # ---- entries that repeat another entry's value (left out of files) -------------------
+    def _identical_swaps(self) -> List[tuple]:
+        """Axis pairs of a sorting network over each group of identical pieces (axis i = piece i)."""
+        swaps = []
+        for group in self.identical_groups:
+            if len(group) == 2:
+                swaps.append((group[0], group[1]))
+            else:  # three identical pieces
+                a, b, c = group
+                swaps += [(a, b), (b, c), (a, b)]
+        return swaps
+
+    def _axis_values(self, axis: int) -> np.ndarray:
+        """Square numbers 0..63 shaped to broadcast along ``axis`` of the index array."""
+        shape = [1] * self.piece_count
+        shape[axis] = 64
+        return np.arange(64).reshape(shape)
+
+    @property
+    def _shape(self) -> tuple:
+        return (len(self.king_squares),) + (64,) * (self.piece_count - 1)
+
+    def _diagonal_twins(self, chunk: int = 1 << 22):
+        """Yield ``(entry, twin)``: pawnless entries (white king on the a1-h8 diagonal, identical pieces
+        ascending) whose diagonal mirror, with identical pieces put in order again, sorts lower."""
+        if self.material.has_pawns:
+            return
+        slots = np.flatnonzero(self.diagonal_slot)
+        per_slot = 64 ** (self.piece_count - 1)
+        row = 1 + list(Swap_Type).index(Swap_Type.DIAGONAL)
+        for slot in slots:
+            for start in range(slot * per_slot, (slot + 1) * per_slot, chunk):
+                index = np.arange(start, min(start + chunk, (slot + 1) * per_slot), dtype=np.int64)
+                squares = [s.astype(np.int64) for s in self.decode(index)]
+                mirrored = [TRANSFORMS[row, s].astype(np.int64) for s in squares]
+                for group in self.identical_groups:
+                    ordered = np.sort(np.stack([mirrored[i] for i in group]), axis=0)
+                    for k, i in enumerate(group):
+                        mirrored[i] = ordered[k]
+                ascending = np.ones(index.shape, dtype=bool)
+                for group in self.identical_groups:
+                    for a, b in zip(group, group[1:]):
+                        ascending &= squares[a] < squares[b]
+                # lexicographic "mirror < entry" over the pieces after the white king
+                lower = np.zeros(index.shape, dtype=bool)
+                equal = np.ones(index.shape, dtype=bool)
+                for i in range(1, self.piece_count):
+                    lower |= equal & (mirrored[i] < squares[i])
+                    equal &= mirrored[i] == squares[i]
+                keep = ascending & lower
+                twin = slot * self.strides[0] + sum(mirrored[i][keep] * self.strides[i] for i in range(1, self.piece_count))
+                yield index[keep], twin
+
+    def blank_duplicates(self, values: np.ndarray, blank: int) -> np.ndarray:
+        """A copy of ``values`` (one per index) with every entry that repeats another set to ``blank``.
+
+        :meth:`restore_duplicates` undoes it.  Files store the blanked copy:
+        the blanks compress to almost nothing.
+        """
+        out = values.copy()
+        view = out.reshape(self._shape)
+        for a, b in self._identical_swaps():
+            view[np.broadcast_to(self._axis_values(a) > self._axis_values(b), view.shape)] = blank
+        for entry, _ in self._diagonal_twins():
+            out[entry] = blank
+        return out
+
+    def restore_duplicates(self, values: np.ndarray) -> None:
+        """Fill the entries blanked by :meth:`blank_duplicates` from the entries they repeat (in place)."""
+        for entry, twin in self._diagonal_twins():
+            values[entry] = values[twin]
+        view = values.reshape(self._shape)
+        for a, b in reversed(self._identical_swaps()):
+            swapped = np.where(self._axis_values(a) > self._axis_values(b), view.swapaxes(a, b), view)
+            view[...] = swapped

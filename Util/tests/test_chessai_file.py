@@ -29,14 +29,33 @@ def _write(path, payload_bytes, name="KQvK.pickle"):
         archive.writestr(name, payload_bytes)
 
 
-def test_round_trip_keeps_every_value(kqk_file, store):
-    table, counts = load_table(kqk_file)
-    original = store.get("KQvK")
+@pytest.mark.parametrize("material", ["KQvK", "KBBvK", "KPPvK"])
+def test_round_trip_keeps_every_value(material, store, tmp_path):
+    """Including the entries the file leaves out (identical pieces, diagonal mirrors) and restores."""
+    original = store.get(material)
+    path = save_table(original, tmp_path / f"{material}.chessAI", board_counts(original))
+    table, counts = load_table(path)
     assert np.array_equal(table.dtm_white, original.dtm_white)
     assert np.array_equal(table.dtm_black, original.dtm_black)
     assert counts == board_counts(original)
-    payload = _payload(kqk_file)
-    assert payload["version"] == FORMAT_VERSION and payload["piece_list"] == "KkQ"
+    payload = _payload(path)
+    assert payload["version"] == FORMAT_VERSION and payload["piece_list"] == "Kk" + material[1:-2]
+
+
+def test_version_1_files_are_still_read(store, tmp_path):
+    """Version 1 stored every entry; a version-2 reader must give the same table."""
+    import hashlib
+
+    original = store.get("KBBvK")
+    white, black = original.dtm_white.tobytes(), original.dtm_black.tobytes()
+    payload = {"format": "chessAI", "version": 1, "kind": "table", "material": "KBBvK", "piece_list": "KkBB",
+               "index_scheme": "wk-fold-64", "dtm_white": white, "dtm_black": black,
+               "sha256": hashlib.sha256(white + black).hexdigest(), "board_counts": board_counts(original)}
+    old = tmp_path / "KBBvK.chessAI"
+    _write(old, pickle.dumps(payload), name="KBBvK.pickle")
+    table, _ = load_table(old)
+    assert np.array_equal(table.dtm_white, original.dtm_white)
+    assert np.array_equal(table.dtm_black, original.dtm_black)
 
 
 def test_saving_twice_gives_identical_bytes_and_leaves_no_temporary_files(kqk_file, store, tmp_path):

@@ -67,6 +67,7 @@ def test_02_writes_tables_that_match_the_package(notebook_02, store):
     for name in ("KQvK", "KPvK", "KBNvK"):
         table, counts = load_table(results / f"{name}.chessAI")
         assert counts == board_counts(store.get(name)), name
+    assert not (results / "resume_demo").exists(), "the resume demonstration must clean up after itself"
 
 
 def test_02_checks_what_it_teaches(notebook_02):
