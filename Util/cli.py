@@ -119,7 +119,7 @@ def _cmd_notebooks(args) -> int:
     try:
         run_series(notebooks, parameters, args.output_dir or EXECUTED_DIR)
     except NotebookCellError as error:
-        print(f"notebooks: FAILED in {error}", file=sys.stderr)
+        print(f"notebooks: {error}", file=sys.stderr)
         return 1
     return 0
 

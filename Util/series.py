@@ -10,12 +10,15 @@ the committed notebooks stay free of output.
 from __future__ import annotations
 
 import ast
+import os
 import re
+import tempfile
 import time
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional
 
 import nbformat
+from jupyter_client import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
@@ -63,18 +66,29 @@ def execute_notebook(path: Path, parameters: Optional[Dict[str, object]] = None,
     """Execute one notebook; returns the executed notebook (also written to ``output``)."""
     notebook = nbformat.read(path, as_version=4)
     inject_parameters(notebook, parameters or {})
-    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd)}})
-    try:
-        client.execute()
-    except CellExecutionError as error:
-        failed = _failed_cell(notebook)
-        if output:
-            _write(notebook, output)
-        where = f"cell {failed[0]} ({failed[1]!r})" if failed else "a cell"
-        raise NotebookCellError(f"{path.name}, {where} failed:\n{_short(error)}") from None
+    # The kernel talks to us over local sockets: over TCP, ipykernel warns about unencrypted traffic.
+    with tempfile.TemporaryDirectory(prefix="nb-") as sockets:
+        kernel = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
+        client = NotebookClient(notebook, km=kernel, timeout=timeout, resources={"metadata": {"path": str(cwd)}})
+        try:
+            client.execute()
+        except CellExecutionError as error:
+            _raise_cell_error(path, notebook, output, error)
+        finally:
+            if kernel.has_kernel:  # a kernel manager we made is ours to stop
+                kernel.shutdown_kernel(now=True)
     if output:
         _write(notebook, output)
     return notebook
+
+
+def _raise_cell_error(path: Path, notebook, output: Optional[Path], error: CellExecutionError):
+    failed = _failed_cell(notebook)
+    if output:
+        _write(notebook, output)
+    where = f"cell {failed[0]} ({failed[1]!r})" if failed else "a cell"
+    detail = f"\n(full traceback in {output})" if output else ""
+    raise NotebookCellError(f"{path.name}, {where} failed:\n{_short(error)}{detail}") from None
 
 
 def run_series(notebooks: Iterable[Path], parameters: Dict[str, object], output_dir: Path,
@@ -117,9 +131,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _short(error: CellExecutionError) -> str:
-    """The last lines of the traceback (where the error is stated), without terminal colours."""
+    """The last line of the traceback (the error and its message), without terminal colours."""
     lines = [line for line in _ANSI.sub("", str(error)).splitlines() if line.strip()]
-    return "\n".join(lines[-3:])
+    return lines[-1] if lines else "unknown error"
 
 
 def _write(notebook, output: Path) -> None:
