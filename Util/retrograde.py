@@ -140,23 +140,6 @@ def black_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
     return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
 
 
-def _distinct(index: np.ndarray, size: int) -> np.ndarray:
-    """The distinct values of ``index`` (all in ``range(size)``), sorted.
-
-    A bitmap over the whole space when the batch is large, a sort when it
-    is small; numpy's own ``unique`` hashes and is several times slower here.
-    """
-    if index.size > size // 16:
-        seen = np.zeros(size, dtype=bool)
-        seen[index] = True
-        return np.flatnonzero(seen)
-    index = np.sort(index)
-    keep = np.empty(index.size, dtype=bool)
-    keep[:1] = True
-    np.not_equal(index[1:], index[:-1], out=keep[1:])
-    return index[keep]
-
-
 @dataclass
 class _Exits:
     """Positions whose value also depends on a move into another table: index and DTM through that move."""
@@ -186,6 +169,7 @@ class _Engine:
         self.in_check = np.zeros(size, dtype=bool)
         self.dtm_white = np.full(size, UNKNOWN, dtype=np.uint8)
         self.dtm_black = np.full(size, UNKNOWN, dtype=np.uint8)
+        self._owner = np.zeros(size, dtype=np.int32)  # scratch for _distinct; contents never matter
 
     # ---- whole-space passes, done once -------------------------------------------------
     def classify(self) -> Tuple[_Exits, _Exits]:
@@ -302,6 +286,17 @@ class _Engine:
         checked = np.flatnonzero(self.in_check)
         return checked[self.black_move_values(checked) < 0]
 
+    def _distinct(self, index: np.ndarray) -> np.ndarray:
+        """``index`` without repeats (in no particular order).
+
+        Each entry writes its position into a scratch slot; whichever write
+        numpy keeps, exactly one entry per value finds its own position there.
+        Cheaper than sorting, which dominated the 5-piece profile.
+        """
+        positions = np.arange(index.size, dtype=np.int32)
+        self._owner[index] = positions
+        return index[self._owner[index] == positions]
+
     def white_ply(self, n: int, frontier: np.ndarray, promotions: _Exits) -> np.ndarray:
         found = []
         for part in _batches(frontier):
@@ -311,7 +306,7 @@ class _Engine:
 
     def _mark_white(self, n: int, candidates: np.ndarray) -> np.ndarray:
         candidates = candidates[self.valid_white[candidates] & (self.dtm_white[candidates] == UNKNOWN)]
-        candidates = _distinct(candidates, self.layout.size)
+        candidates = self._distinct(candidates)
         self.dtm_white[candidates] = n
         return candidates
 
@@ -325,7 +320,7 @@ class _Engine:
     def _mark_black(self, n: int, candidates: np.ndarray) -> np.ndarray:
         """Candidates whose every move leads into a set found already; a failed one may come again later."""
         candidates = candidates[self.valid_black[candidates] & (self.dtm_black[candidates] == UNKNOWN)]
-        candidates = _distinct(candidates, self.layout.size)
+        candidates = self._distinct(candidates)
         candidates = candidates[self.black_move_values(candidates) == n - 1]
         self.dtm_black[candidates] = n
         return candidates
