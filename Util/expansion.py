@@ -39,6 +39,26 @@ def _preimages(layout: Layout, index: np.ndarray) -> Iterator[Tuple[int, np.ndar
         yield s, ok, board
 
 
+def _board_weights(layout: Layout, index: np.ndarray) -> np.ndarray:
+    """How many real boards fold onto each entry: the symmetries s whose preimage T_s^-1(e) the fold
+    maps back with s, and (with identical pieces) lists them in ascending order.
+
+    The first condition depends only on the white king's slot, so only the
+    identical pieces' squares are decoded.
+    """
+    slot = index // layout.strides[0]
+    king = layout.square_of_slot[slot].astype(np.int64)
+    weight = np.zeros(index.shape, dtype=np.int64)
+    pieces = {i: (index // layout.strides[i]) & 63 for group in layout.identical_groups for i in group}
+    for s in layout.transforms:
+        ok = layout.fold[TRANSFORMS[INVERSE[s], king]] == s
+        for group in layout.identical_groups:
+            for a, b in zip(group, group[1:]):
+                ok &= TRANSFORMS[INVERSE[s], pieces[a]] < TRANSFORMS[INVERSE[s], pieces[b]]
+        weight += ok
+    return weight
+
+
 def board_counts(table: DtmTable) -> Dict[int, int]:
     """``{n: number of distinct real boards in S_n}`` for every non-empty S_n."""
     counts: Dict[int, int] = {}
@@ -46,10 +66,7 @@ def board_counts(table: DtmTable) -> Dict[int, int]:
         entries = np.flatnonzero(array != UNKNOWN)
         for start in range(0, entries.size, BATCH):
             index = entries[start : start + BATCH]
-            weight = np.zeros(index.size, dtype=np.int64)
-            for _, ok, _ in _preimages(table.layout, index):
-                weight += ok
-            per_n = np.bincount(array[index], weights=weight)
+            per_n = np.bincount(array[index], weights=_board_weights(table.layout, index))
             for n in np.flatnonzero(per_n):
                 counts[int(n)] = counts.get(int(n), 0) + int(per_n[n])
     return dict(sorted(counts.items()))
