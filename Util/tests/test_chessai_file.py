@@ -1,6 +1,5 @@
 """The .chessAI file: round trip, determinism, and refusal of broken, foreign or hostile files."""
 
-import io
 import pickle
 import zipfile
 
