@@ -17,7 +17,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import chess
 import chess.syzygy
@@ -84,37 +84,35 @@ def gaviota_n(gaviota: NativeGaviota, board: chess.Board) -> int:
     return gaviota.white_mates_in([squares[0]] + squares[2:], squares[1], board.turn == chess.WHITE)
 
 
-def sample_against_gaviota(sequence: SnSequence, gaviota: NativeGaviota, count: int, seed: int = 1) -> Comparison:
-    """Random legal boards, both sides to move, looked up through the public API."""
-    material = sequence.material
-    result = Comparison(material.name, "gaviota")
+def _sample(sequence: SnSequence, reference: str, count: int, seed: int,
+            answer: Callable[[chess.Board], int], agrees: Callable[[int, int, chess.Board], bool]) -> Comparison:
+    """Random legal boards, both sides to move, looked up through the public API and compared."""
+    result = Comparison(sequence.material.name, reference)
     start = time.perf_counter()
     for white_to_move in (True, False):
-        for board in random_legal_boards(material, count, white_to_move, seed):
-            ours = sequence.find_board(board)
-            theirs = gaviota_n(gaviota, board)
+        for board in random_legal_boards(sequence.material, count, white_to_move, seed):
+            ours, theirs = sequence.find_board(board), answer(board)
             result.checked += 1
-            if ours != theirs:
+            if not agrees(ours, theirs, board):
                 result.mismatches.append((board.fen(), ours, theirs))
     result.seconds = time.perf_counter() - start
     return result
 
 
+def sample_against_gaviota(sequence: SnSequence, gaviota: NativeGaviota, count: int, seed: int = 1) -> Comparison:
+    """Our n equals Gaviota's depth to mate exactly (both -1 where White cannot force mate)."""
+    return _sample(sequence, "gaviota", count, seed, lambda board: gaviota_n(gaviota, board),
+                   lambda ours, theirs, board: ours == theirs)
+
+
 def sample_against_syzygy(sequence: SnSequence, syzygy: chess.syzygy.Tablebase, count: int, seed: int = 2) -> Comparison:
-    """Random legal boards: in some S_n exactly when Syzygy says White wins (cursed wins included)."""
-    material = sequence.material
-    result = Comparison(material.name, "syzygy")
-    start = time.perf_counter()
-    for white_to_move in (True, False):
-        for board in random_legal_boards(material, count, white_to_move, seed):
-            wdl = syzygy.probe_wdl(board)
-            white_wins = wdl > 0 if white_to_move else wdl < 0
-            ours = sequence.find_board(board)
-            result.checked += 1
-            if (ours >= 0) != white_wins:
-                result.mismatches.append((board.fen(), ours, wdl))
-    result.seconds = time.perf_counter() - start
-    return result
+    """In some S_n exactly when Syzygy's WDL says White wins (cursed wins included)."""
+
+    def agrees(ours: int, wdl: int, board: chess.Board) -> bool:
+        white_wins = wdl > 0 if board.turn == chess.WHITE else wdl < 0
+        return (ours >= 0) == white_wins
+
+    return _sample(sequence, "syzygy", count, seed, syzygy.probe_wdl, agrees)
 
 
 def exhaustive_against_gaviota(table: DtmTable, gaviota: NativeGaviota, chunk: int = 1 << 18) -> Comparison:
