@@ -296,25 +296,23 @@ class _Engine:
         self._owner[index] = positions
         return index[self._owner[index] == positions]
 
-    def white_ply(self, n: int, frontier: np.ndarray, promotions: _Exits) -> np.ndarray:
-        found = []
-        for part in _batches(frontier):
-            found.append(self._mark_white(n, white_predecessors(self.layout, part)))
-        found.append(self._mark_white(n, promotions.at(n)))
+    def _ply(self, n: int, frontier: np.ndarray, predecessors, exits: _Exits, mark) -> np.ndarray:
+        """S_n: ``mark`` the predecessors of the frontier (in batches) and the exits deciding at n."""
+        found = [mark(n, predecessors(self.layout, part)) for part in _batches(frontier)]
+        found.append(mark(n, exits.at(n)))
         return np.sort(np.concatenate(found))
+
+    def white_ply(self, n: int, frontier: np.ndarray, promotions: _Exits) -> np.ndarray:
+        return self._ply(n, frontier, white_predecessors, promotions, self._mark_white)
+
+    def black_ply(self, n: int, frontier: np.ndarray, captures: _Exits) -> np.ndarray:
+        return self._ply(n, frontier, black_predecessors, captures, self._mark_black)
 
     def _mark_white(self, n: int, candidates: np.ndarray) -> np.ndarray:
         candidates = candidates[self.valid_white[candidates] & (self.dtm_white[candidates] == UNKNOWN)]
         candidates = self._distinct(candidates)
         self.dtm_white[candidates] = n
         return candidates
-
-    def black_ply(self, n: int, frontier: np.ndarray, captures: _Exits) -> np.ndarray:
-        found = []
-        for part in _batches(frontier):
-            found.append(self._mark_black(n, black_predecessors(self.layout, part)))
-        found.append(self._mark_black(n, captures.at(n)))
-        return np.sort(np.concatenate(found))
 
     def _mark_black(self, n: int, candidates: np.ndarray) -> np.ndarray:
         """Candidates whose every move leads into a set found already; a failed one may come again later."""
