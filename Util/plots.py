@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, List
 
 import matplotlib.pyplot as plt
 
@@ -29,5 +29,28 @@ def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]]):
         ax.legend(fontsize=8)
     for ax in list(axes.flat)[len(tables):]:
         ax.set_visible(False)
+    figure.tight_layout()
+    return figure
+
+
+def plot_agreement(title: str, panels: List[tuple]):
+    """Boards checked per n, agreeing (green) and not (red), one panel per check.
+
+    ``panels``: ``(check name, {n: checked}, {n: agreed})``.  Returns the Figure.
+    """
+    figure, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.2), squeeze=False)
+    for ax, (name, checked, agreed) in zip(axes.flat, panels):
+        ns = sorted(checked)
+        good = [agreed.get(n, 0) for n in ns]
+        bad = [checked[n] - agreed.get(n, 0) for n in ns]
+        ax.bar(ns, good, color="tab:green", label="agrees", width=0.9)
+        ax.bar(ns, bad, bottom=good, color="tab:red", label="disagrees", width=0.9)
+        wrong = sum(bad)
+        ax.set_title(f"{name}: {sum(checked.values()):,} boards, {wrong:,} disagree", fontsize=10)
+        ax.set_xlabel("n (plies to mate)")
+        ax.set_ylabel("boards checked")
+        ax.set_yscale("log")
+        ax.legend(fontsize=8)
+    figure.suptitle(title)
     figure.tight_layout()
     return figure

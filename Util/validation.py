@@ -17,7 +17,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import chess
 import chess.syzygy
@@ -38,6 +38,39 @@ def reference_folder(kind: str) -> Path:
     """Folder of the ``gaviota`` or ``syzygy`` reference tables (may not exist)."""
     default = REPO_ROOT.parent / "shared" / "tablebases" / kind
     return Path(os.environ.get(_DEFAULTS[kind], default))
+
+
+class ReferenceMissing(FileNotFoundError):
+    """No folder holds the reference table a check needs; the message says where to get it."""
+
+
+_WHERE_TO_GET = {
+    "gaviota": "Debian's package gaviotatb has the 3-piece tables (scripts/setup.sh links them into ./gaviota); "
+               "the 4-piece *.gtb.cp4 files are on the Gaviota download mirrors (search 'gaviota tablebases cp4')",
+    "syzygy": "download the *.rtbw and *.rtbz files from https://tablebase.lichess.ovh/tables/standard/3-4-5/",
+}
+
+
+def reference_file(kind: str, material: Material) -> str:
+    """The file name a reference uses for a material: ``kbnk.gtb.cp4`` or ``KBNvK.rtbw``."""
+    return f"k{material.white.lower()}k.gtb.cp4" if kind == "gaviota" else f"{material.name}.rtbw"
+
+
+def find_reference_folder(kind: str, material: Material, folders: Optional[List[os.PathLike]] = None) -> Path:
+    """The first folder that holds ``kind``'s table of ``material``.
+
+    By default ``./gaviota`` or ``./syzygy`` in the repository (as in the
+    thesis), then ``GAVIOTA_PATH`` / ``SYZYGY_PATH`` or ``../shared/tablebases``.
+    ReferenceMissing names the file, the folders tried and where to get it.
+    """
+    candidates = [Path(f) for f in folders] if folders else [REPO_ROOT / kind, reference_folder(kind)]
+    name = reference_file(kind, material)
+    for folder in candidates:
+        if (folder / name).exists():
+            return folder
+    tried = ", ".join(str(f) for f in candidates)
+    raise ReferenceMissing(f"no {kind} table {name} for {material} in {tried}; {_WHERE_TO_GET[kind]}, "
+                           f"put it into ./{kind} or set {_DEFAULTS[kind]}")
 
 
 @dataclass
@@ -154,3 +187,303 @@ def _fen(letters: str, squares: List[int], white_to_move: bool) -> str:
 
 def open_syzygy(folder: Optional[Path] = None) -> chess.syzygy.Tablebase:
     return chess.syzygy.open_tablebase(str(folder or reference_folder("syzygy")))
+
+
+# ---- whole tables, per n (notebook 06) -----------------------------------------------------
+
+@dataclass
+class AgreementPerN:
+    """How many boards of each S_n a reference agrees with."""
+
+    material: str
+    reference: str
+    checked: Dict[int, int] = field(default_factory=dict)
+    agreed: Dict[int, int] = field(default_factory=dict)
+    mismatches: List[Tuple[str, int, int]] = field(default_factory=list)  # (fen, our n, reference's answer)
+    seconds: float = 0.0
+
+    @property
+    def total(self) -> int:
+        return sum(self.checked.values())
+
+    @property
+    def ok(self) -> bool:
+        return self.total > 0 and sum(self.agreed.values()) == self.total
+
+    def line(self) -> str:
+        wrong = self.total - sum(self.agreed.values())
+        rate = self.total / self.seconds if self.seconds else float("nan")
+        return (f"{self.material} vs {self.reference}: {self.total:,} boards in {len(self.checked)} S_n, "
+                f"{wrong:,} disagree; {self.seconds:.1f} s, {rate:,.0f} boards/s")
+
+    def add(self, n: int, checked: int, agreed: int, mismatches) -> None:
+        self.checked[n] = self.checked.get(n, 0) + checked
+        self.agreed[n] = self.agreed.get(n, 0) + agreed
+        self.mismatches.extend(mismatches[: max(0, 20 - len(self.mismatches))])
+
+
+_CHUNK = 1 << 16
+
+
+def _board_chunks(sequence: SnSequence, every_board: bool, sample: Optional[int], seed: int):
+    """``(n, board integers)`` pieces of every S_n, at most ``_CHUNK`` boards each."""
+    from .move_checks import boards_to_check
+
+    chunks = []
+    for n in range(len(sequence)):
+        boards = boards_to_check(sequence, n, every_board=every_board, sample=sample, seed=seed + n)
+        chunks += [(n, boards[i : i + _CHUNK]) for i in range(0, boards.size, _CHUNK)]
+    return chunks
+
+
+def _squares_of(boards: np.ndarray, piece_count: int) -> List[List[int]]:
+    """Columns of squares (PIECE_LIST order) of board integers."""
+    return [((boards >> (1 + 6 * (piece_count - 1 - i))) & 63).tolist() for i in range(piece_count)]
+
+
+def _open_gaviota_in_worker() -> None:
+    from .parallel import WORKER_STATE
+
+    WORKER_STATE["gaviota"] = NativeGaviota(WORKER_STATE["gaviota_folder"], cache_mb=WORKER_STATE["cache_mb"])
+
+
+def _gaviota_chunk(chunk) -> Tuple[int, int, int, list]:
+    from .parallel import WORKER_STATE
+
+    n, boards = chunk
+    gaviota, material = WORKER_STATE["gaviota"], WORKER_STATE["material"]
+    gaviota.set_material(material.white)
+    probe, white_to_move = gaviota.white_mates_in, n % 2 == 1
+    columns = _squares_of(boards, material.piece_count)
+    agreed, mismatches = 0, []
+    for k, (white_king, black_king, *pieces) in enumerate(zip(*columns)):
+        theirs = probe([white_king, *pieces], black_king, white_to_move)
+        if theirs == n:
+            agreed += 1
+        elif len(mismatches) < 20:
+            mismatches.append((_fen("Kk" + material.white, [c[k] for c in columns], white_to_move), n, theirs))
+    return n, len(boards), agreed, mismatches
+
+
+def compare_with_gaviota(sequence: SnSequence, folder: Optional[os.PathLike] = None, *, every_board: bool = True,
+                         sample: Optional[int] = None, seed: int = 0, workers: Optional[int] = None,
+                         cache_mb: int = 256, progress: bool = True) -> AgreementPerN:
+    """Gaviota's depth to mate equals n for every board of every S_n (the thesis's ``compare_with_gaviota``).
+
+    ``every_board``: mirror images too (else one board per symmetry class);
+    ``sample``: at most this many boards per S_n.  Runs on all cores
+    through Debian's C prober (GaviotaUnavailable says how to get it).
+    Boards are probed in table order, which keeps Gaviota's block cache warm.
+    """
+    from .parallel import map_chunks
+
+    folder = Path(folder) if folder else find_reference_folder("gaviota", sequence.material)
+    NativeGaviota(folder)  # fail here, with the reason, rather than in a worker
+    result = AgreementPerN(sequence.material.name, "gaviota")
+    start = time.perf_counter()
+    chunks = _board_chunks(sequence, every_board, sample, seed)
+    state = {"gaviota_folder": folder, "cache_mb": cache_mb, "material": sequence.material}
+    for n, checked, agreed, mismatches in map_chunks(
+        _gaviota_chunk, chunks, state=state, setup=_open_gaviota_in_worker, workers=workers,
+        sizes=[c[1].size for c in chunks], desc=f"{sequence.material} vs Gaviota", progress=progress,
+    ):
+        result.add(n, checked, agreed, mismatches)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+@dataclass
+class MatchRate:
+    """Of the boards Gaviota calls won for White, how many lie in some S_n (and the reverse)."""
+
+    material: str
+    legal: int = 0
+    gaviota_won: int = 0
+    matched: int = 0
+    ours_but_not_gaviota: int = 0
+    examples: List[str] = field(default_factory=list)  # FENs of boards that break the match
+    seconds: float = 0.0
+    sampled: bool = False
+
+    @property
+    def rate(self) -> float:
+        return 100.0 * self.matched / self.gaviota_won if self.gaviota_won else float("nan")
+
+    def line(self) -> str:
+        scope = "sampled" if self.sampled else "all"
+        return (f"{self.material}: matching rate {self.rate:.4f} % ({self.matched:,} of {self.gaviota_won:,} boards "
+                f"Gaviota calls won, {scope} {self.legal:,} legal boards); {self.ours_but_not_gaviota} boards in an "
+                f"S_n that Gaviota does not call won; {self.seconds:.1f} s")
+
+
+def _all_boards_chunk(chunk) -> Tuple[int, int, int, int, list]:
+    """Every legal board with the white king on one square and one side to move."""
+    from .parallel import WORKER_STATE
+
+    white_king, white_to_move = chunk
+    table: DtmTable = WORKER_STATE["table"]
+    layout, count = table.layout, table.material.piece_count
+    rest = np.arange(64 ** (count - 1), dtype=np.int64)
+    squares = [np.full(rest.shape, white_king, dtype=np.int8)]
+    squares += [((rest >> (6 * (count - 2 - i))) & 63).astype(np.int8) for i in range(count - 1)]
+    keep = np.ones(rest.shape, dtype=bool)
+    for group in layout.identical_groups:  # each board once: identical pieces in square order
+        for a, b in zip(group, group[1:]):
+            keep &= squares[a] < squares[b]
+    squares = [s[keep] for s in squares]
+    legal = (white_to_move_legal(layout.letters, squares) if white_to_move
+             else black_to_move_legal_and_check(layout.letters, squares)[0])
+    squares = [s[legal] for s in squares]
+    ours = table.dtm(squares, white_to_move) != UNKNOWN
+    return _match_boards(squares, ours, white_to_move, layout.letters)
+
+
+def _match_boards(squares, ours: np.ndarray, white_to_move: bool, letters: str):
+    from .parallel import WORKER_STATE
+
+    gaviota = WORKER_STATE["gaviota"]
+    gaviota.set_material(letters[2:])
+    probe = gaviota.white_mates_in
+    columns = [s.tolist() for s in squares]
+    won = matched = extra = 0
+    examples = []
+    for k, (white_king, black_king, *pieces) in enumerate(zip(*columns)):
+        gaviota_won = probe([white_king, *pieces], black_king, white_to_move) >= 0
+        won += gaviota_won
+        matched += gaviota_won and bool(ours[k])
+        if gaviota_won != bool(ours[k]):
+            extra += not gaviota_won
+            if len(examples) < 10:
+                examples.append(_fen(letters, [c[k] for c in columns], white_to_move))
+    return len(columns[0]), won, matched, extra, examples
+
+
+def _sampled_boards_chunk(chunk):
+    from .parallel import WORKER_STATE
+
+    white_to_move, count, seed = chunk
+    table: DtmTable = WORKER_STATE["table"]
+    boards = random_legal_boards(table.material, count, white_to_move, seed)
+    squares = [np.array(column) for column in zip(*(board_squares(b, table.material.piece_list) for b in boards))]
+    ours = table.dtm(squares, white_to_move) != UNKNOWN
+    return _match_boards(squares, ours, white_to_move, table.layout.letters)
+
+
+def matchrate(sequence: SnSequence, folder: Optional[os.PathLike] = None, *, sample: Optional[int] = None,
+              seed: int = 0, workers: Optional[int] = None, progress: bool = True) -> MatchRate:
+    """The share of legal boards Gaviota calls won for White that lie in some S_n (the thesis's ``matchrate``).
+
+    Every legal board of the material, both sides to move; or, with
+    ``sample``, that many random legal boards per side to move.
+    """
+    from .parallel import map_chunks
+
+    folder = Path(folder) if folder else find_reference_folder("gaviota", sequence.material)
+    NativeGaviota(folder)
+    table = sequence.table
+    if sample is None:
+        chunks = [(king, side) for side in (True, False) for king in range(64)]
+        function, sizes = _all_boards_chunk, [64 ** (table.material.piece_count - 1)] * len(chunks)
+    else:
+        pieces = max(1, sample // 20000)
+        chunks = [(side, -(-sample // pieces), seed + 2 * k + side) for side in (True, False) for k in range(pieces)]
+        function, sizes = _sampled_boards_chunk, [c[1] for c in chunks]
+    result = MatchRate(sequence.material.name, sampled=sample is not None)
+    start = time.perf_counter()
+    state = {"gaviota_folder": folder, "cache_mb": 256, "table": table}
+    for legal, won, matched, extra, examples in map_chunks(
+        function, chunks, state=state, setup=_open_gaviota_in_worker, workers=workers, sizes=sizes,
+        desc=f"{sequence.material} matching rate", unit=" boards", progress=progress,
+    ):
+        result.legal += legal
+        result.gaviota_won += won
+        result.matched += matched
+        result.ours_but_not_gaviota += extra
+        result.examples += examples[: max(0, 10 - len(result.examples))]
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+# ---- Syzygy --------------------------------------------------------------------------------
+
+@dataclass
+class SyzygyComparison(AgreementPerN):
+    """WDL agreement per n, and how far Syzygy's DTZ lies from n on a sample."""
+
+    dtz_minus_n: Dict[int, int] = field(default_factory=dict)  # |DTZ| - n -> boards
+
+    def dtz_line(self) -> str:
+        total = sum(self.dtz_minus_n.values())
+        parts = ", ".join(f"{d:+d}: {c}" for d, c in sorted(self.dtz_minus_n.items()))
+        return f"{self.material}: |DTZ| - n over {total} sampled boards -> {parts or 'none'}"
+
+
+def _open_syzygy_in_worker() -> None:
+    from .parallel import WORKER_STATE
+
+    WORKER_STATE["syzygy"] = open_syzygy(WORKER_STATE["syzygy_folder"])
+
+
+def _syzygy_chunk(chunk):
+    from .parallel import WORKER_STATE
+    from .board_int import to_board
+
+    n, boards, dtz_every = chunk
+    syzygy, material = WORKER_STATE["syzygy"], WORKER_STATE["material"]
+    agreed, mismatches, dtz = 0, [], {}
+    for k, board_int in enumerate(boards.tolist()):
+        board = to_board(board_int, material.piece_list)
+        wdl = syzygy.probe_wdl(board)
+        if (wdl > 0) if board.turn == chess.WHITE else (wdl < 0):
+            agreed += 1
+        elif len(mismatches) < 20:
+            mismatches.append((board.fen(), n, wdl))
+        if dtz_every and k % dtz_every == 0:
+            difference = abs(syzygy.probe_dtz(board)) - n
+            dtz[difference] = dtz.get(difference, 0) + 1
+    return n, len(boards), agreed, mismatches, dtz
+
+
+def compare_with_syzygy(sequence: SnSequence, folder: Optional[os.PathLike] = None, *, every_board: bool = False,
+                        sample: Optional[int] = None, seed: int = 0, dtz_every: int = 50,
+                        workers: Optional[int] = None, progress: bool = True) -> SyzygyComparison:
+    """Syzygy's WDL calls every board of every S_n won for White; DTZ is compared with n on every
+    ``dtz_every``-th board (a DTZ probe costs milliseconds; 0 turns it off).
+
+    Syzygy is probed through python-chess (tens of microseconds a board), so
+    by default one board per symmetry class is checked.
+    """
+    from .parallel import map_chunks
+
+    folder = Path(folder) if folder else find_reference_folder("syzygy", sequence.material)
+    probe = open_syzygy(folder)
+    try:  # fail here, with python-chess's message naming the missing table, not in a worker
+        board = next(iter(random_legal_boards(sequence.material, 1, True, seed)))
+        probe.probe_wdl(board)
+    finally:
+        probe.close()
+    result = SyzygyComparison(sequence.material.name, "syzygy")
+    start = time.perf_counter()
+    chunks = [(n, boards, dtz_every) for n, boards in _board_chunks(sequence, every_board, sample, seed)]
+    state = {"syzygy_folder": folder, "material": sequence.material}
+    for n, checked, agreed, mismatches, dtz in map_chunks(
+        _syzygy_chunk, chunks, state=state, setup=_open_syzygy_in_worker, workers=workers,
+        sizes=[c[1].size for c in chunks], desc=f"{sequence.material} vs Syzygy", progress=progress,
+    ):
+        result.add(n, checked, agreed, mismatches)
+        for difference, count in dtz.items():
+            result.dtz_minus_n[difference] = result.dtz_minus_n.get(difference, 0) + count
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+# ---- reports --------------------------------------------------------------------------------
+
+def write_report(material: str, lines: List[str], folder: os.PathLike = "Tests") -> Path:
+    """Write the validation results of one table to ``<folder>/validation_<material>.txt``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"validation_{material}.txt"
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    path.write_text(f"Validation of {material} ({stamp})\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -100,3 +100,41 @@ def test_a_failing_cell_is_named(tmp_path):
     assert message.startswith("03_broken.ipynb, cell 2 (\"assert X == 2")
     assert message.endswith("AssertionError: X must be 2") and "\x1b" not in message
     execute_notebook(path, {"X": 2}, cwd=tmp_path)  # the injected parameter fixes it
+
+
+@pytest.fixture(scope="module")
+def notebook_06(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("nb06")
+    parameters = {"FILE": "KQvK", "RESULTS_DIR": str(folder / "results"), "REPORT_DIR": str(folder / "Tests"),
+                  "SAMPLE": 400, "TABLES": ["KQvK", "KRvK"], "BOARD_SIZE": 120}
+    return execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, folder / "06.ipynb"), folder
+
+
+def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
+    notebook, folder = notebook_06
+    text = stdout(notebook)
+    assert "n = 18" in text and "find_move_count of the example: 18" in text
+    assert re.search(r"every_move_of_sequence_in_lower KQvK: [\d,]+ boards in 21 S_n, 0 wrong", text)
+    assert re.search(r"check_boards_in_correct_sequence KQvK: [\d,]+ boards in 21 S_n, 0 wrong", text)
+    assert "KQvK vs gaviota: 345,404 boards in 21 S_n, 0 disagree" in text
+    assert "KPvK: matching rate 100.0000 % (222,564 of 222,564" in text
+    assert re.search(r"KQvK vs syzygy: [\d,]+ boards in 21 S_n, 0 disagree", text)
+    kbbvk = re.search(r"KBBvK: \|DTZ\| - n over (\d+) sampled boards -> -1: (\d+)", text)
+    assert kbbvk and int(kbbvk.group(2)) > 0.8 * int(kbbvk.group(1)), "Syzygy's rounded DTZ in KBBvK is n - 1"
+    report = (folder / "Tests" / "validation_KQvK.txt").read_text()
+    assert report.count("0 wrong") == 2 and "0 disagree" in report and "100.0000 %" in report
+    assert (folder / "Tests" / "validation_KQvK.png").stat().st_size > 10_000
+    assert "matching rate" in (folder / "Tests" / "validation_KRvK.txt").read_text()
+    assert any("image/png" in o.get("data", {}) for o in outputs(notebook))
+
+
+def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    parameters = {"FILE": "KQvK", "RESULTS_DIR": str(tmp_path / "results"), "REPORT_DIR": str(tmp_path / "Tests"),
+                  "SAMPLE": 20, "TABLES": ["KQvK"], "GAVIOTA_FOLDERS": [str(empty)], "SYZYGY_FOLDERS": [str(empty)]}
+    notebook = execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, tmp_path / "06.ipynb")
+    text = stdout(notebook)
+    assert f"Skipped: no gaviota table kqk.gtb.cp4 for KQvK in {empty}" in text
+    assert f"Skipped: no syzygy table KQvK.rtbw for KQvK in {empty}" in text
+    assert "0 wrong" in text  # the checks that need no reference still ran

@@ -1,0 +1,62 @@
+"""Work spread over all cores, one process per core, with a progress bar.
+
+Workers are forked, so they share the parent's tables without copying or
+pickling them; each worker opens its own tablebase prober (a C prober's
+open files must not be shared between processes).  Where ``fork`` is not
+available (Windows), or with one core, the work runs in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence
+
+from tqdm.auto import tqdm
+
+#: State a worker reads: set by :func:`map_chunks` before the fork.
+WORKER_STATE: dict = {}
+
+
+def core_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _initialise(setup: Optional[Callable[[], None]]) -> None:
+    if setup is not None:
+        setup()
+
+
+def map_chunks(function: Callable[[Any], Any], chunks: Sequence[Any], *, state: dict,
+               setup: Optional[Callable[[], None]] = None, workers: Optional[int] = None,
+               sizes: Optional[Iterable[int]] = None, desc: str = "", unit: str = " boards",
+               progress: bool = True) -> List[Any]:
+    """``[function(chunk) for chunk in chunks]``, in order, on ``workers`` processes (default: all cores).
+
+    ``state`` is put into :data:`WORKER_STATE` for the workers; ``setup``
+    runs once in each worker (and here, when running in this process).
+    ``sizes`` (items per chunk) drive the progress bar.
+    """
+    sizes = list(sizes) if sizes is not None else [1] * len(chunks)
+    workers = min(workers or core_count(), max(1, len(chunks)))
+    WORKER_STATE.clear()
+    WORKER_STATE.update(state)
+    bar = tqdm(total=sum(sizes), desc=desc, unit=unit, disable=not progress, leave=False)
+    try:
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            _initialise(setup)
+            return list(_tracked(map(function, chunks), sizes, bar))
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers, initializer=_initialise, initargs=(setup,)) as pool:
+            return list(_tracked(pool.imap(function, chunks), sizes, bar))
+    finally:
+        bar.close()
+
+
+def _tracked(results: Iterator[Any], sizes: List[int], bar) -> Iterator[Any]:
+    for result, size in zip(results, sizes):
+        bar.update(size)
+        yield result
