@@ -54,3 +54,40 @@ def plot_agreement(title: str, panels: List[tuple]):
     figure.suptitle(title)
     figure.tight_layout()
     return figure
+
+
+def plot_stockfish_comparison(report):
+    """Two panels for a :class:`Util.stockfish_compare.ComparisonReport`: plies to mate against n
+    (AI, Stockfish, and the promise n), and the verdicts per n.  Returns the Figure."""
+    from .stockfish_compare import VERDICTS, by_n
+
+    groups = by_n(report)
+    ns = list(groups)
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 3.6))
+    for side, colour, label in (("ai", "tab:blue", "AI (White) vs Stockfish"), ("stockfish", "tab:orange", "Stockfish vs itself")):
+        xs, ys = [], []
+        for n, results in groups.items():
+            games = [getattr(r, side) for r in results if getattr(r, side) is not None and getattr(r, side).mated]
+            if games:
+                xs.append(n)
+                ys.append(sum(g.plies for g in games) / len(games))
+        left.plot(xs, ys, "o-", color=colour, label=label, markersize=3)
+    left.plot(ns, ns, ":", color="grey", label="n (the AI's promise)")
+    left.set_xlabel("n of the start position")
+    left.set_ylabel("plies to mate (mean of mated games)")
+    left.legend(fontsize=8)
+    colours = {"equal": "tab:grey", "ai better": "tab:blue", "stockfish better": "tab:orange",
+               "stockfish failed": "tab:red", "failed": "black"}
+    bottom = [0] * len(ns)
+    for verdict in VERDICTS:
+        shares = [100 * sum(r.verdict == verdict for r in groups[n]) / len(groups[n]) for n in ns]
+        if any(shares):
+            right.bar(ns, shares, bottom=bottom, color=colours[verdict], label=verdict, width=0.9)
+            bottom = [b + s for b, s in zip(bottom, shares)]
+    right.set_xlabel("n of the start position")
+    right.set_ylabel("% of positions")
+    right.legend(fontsize=8)
+    figure.suptitle(f"{report.material}: {report.scenario}, {len(report.results)} positions, "
+                    f"Stockfish {report.settings.describe()}")
+    figure.tight_layout()
+    return figure

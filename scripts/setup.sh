@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-# libgaviotatb1: Gaviota's C prober (validation); gaviotatb: the 3-piece tables.
-packages=(libgaviotatb1 gaviotatb)
+# libgaviotatb1: Gaviota's C prober (validation); gaviotatb: the 3-piece tables;
+# stockfish: the engine notebook 05 compares the AI with (/usr/games/stockfish).
+packages=(libgaviotatb1 gaviotatb stockfish)
 python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

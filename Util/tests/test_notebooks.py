@@ -138,3 +138,35 @@ def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
     assert f"Skipped: no gaviota table kqk.gtb.cp4 for KQvK in {empty}" in text
     assert f"Skipped: no syzygy table KQvK.rtbw for KQvK in {empty}" in text
     assert "0 wrong" in text  # the checks that need no reference still ran
+
+
+def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
+    from Util.stockfish_compare import StockfishMissing, find_stockfish
+
+    try:
+        find_stockfish()
+    except StockfishMissing as missing:
+        pytest.skip(f"Stockfish unavailable: {missing}")
+    parameters = {"FILE": "KQvK", "RESULTS_DIR": str(tmp_path / "results"), "REPORT_DIR": str(tmp_path / "Tests"),
+                  "DEPTH": 8, "RANDOM_BOARDS": 6, "SEQUENCE_INDEX": 9, "SEQUENCE_SAMPLE": 4, "ALL_SAMPLE": 1,
+                  "EXAMPLE_FEN": "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "BOARD_SIZE": 120}
+    notebook = execute_notebook(REPO / "05_stockfish_compare.ipynb", parameters, tmp_path / "05.ipynb")
+    text = stdout(notebook)
+    assert re.search(r"Stockfish \d+ at /", text)
+    assert re.search(r"AI game\s+\d+ plies, checkmate", text)
+    for scenario, positions in (("random_boards", 6), ("S_9", 4), ("all_S_n", 20)):
+        assert f"{scenario} (KQvK): {positions} positions" in text
+        reports = list((tmp_path / "Tests").glob(f"{scenario}_KQvK_*.txt"))
+        assert len(reports) == 1 and "depth 8 per move" in reports[0].read_text()
+        assert reports[0].with_suffix(".csv").exists()
+    assert text.count("AI promise (mate within n plies) broken: 0") == 3 and "PROMISE BROKEN" not in text
+    assert sum("image/png" in o.get("data", {}) for o in outputs(notebook)) == 3
+
+
+def test_05_without_stockfish_says_how_to_install(tmp_path):
+    parameters = {"FILE": "KQvK", "RESULTS_DIR": str(tmp_path / "results"), "REPORT_DIR": str(tmp_path / "Tests"),
+                  "STOCKFISH_PATH": str(tmp_path / "no-stockfish")}
+    notebook = execute_notebook(REPO / "05_stockfish_compare.ipynb", parameters, tmp_path / "05.ipynb")
+    text = stdout(notebook)
+    assert "The Stockfish sections are skipped: the path given" in text and "apt-get install stockfish" in text
+    assert not (tmp_path / "Tests").exists()
