@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 # libgaviotatb1: Gaviota's C prober (validation); gaviotatb: the 3-piece tables;
-# stockfish: the engine notebook 05 compares the AI with (/usr/games/stockfish).
-packages=(libgaviotatb1 gaviotatb stockfish)
+# stockfish: the engine notebook 05 compares the AI with (/usr/games/stockfish);
+# chromium: the browser the test of notebook 03 drives through Playwright.
+packages=(libgaviotatb1 gaviotatb stockfish chromium)
 python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -170,3 +170,40 @@ def test_05_without_stockfish_says_how_to_install(tmp_path):
     text = stdout(notebook)
     assert "The Stockfish sections are skipped: the path given" in text and "apt-get install stockfish" in text
     assert not (tmp_path / "Tests").exists()
+
+
+@pytest.fixture(scope="module")
+def notebooks_03_04(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("nb0304")
+    games = folder / "games"
+    common = {"RESULTS_DIR": str(folder / "results"), "BOARD_SIZE": 160}
+    from Util.calculation import calculate
+
+    calculate("KQvK", results_dir=folder / "results", progress=False)
+    played = execute_notebook(REPO / "03_play_against_ai.ipynb", {**common, "GAMES_DIR": str(games)},
+                              folder / "03.ipynb")
+    replayed = execute_notebook(REPO / "04_play_from_history.ipynb",
+                                {"GAMES_DIR": str(games), "DELAY": 0.01, "BOARD_SIZE": 160}, folder / "04.ipynb")
+    return played, replayed, games
+
+
+def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
+    played, _, games = notebooks_03_04
+    text = stdout(played)
+    assert "KQvK, White to move: S_15: the AI mates in 15 plies (8 moves of White) at most" in text
+    assert "SetupError: 'i9' in WHITE_POSITIONS[queen] is not a square" in text
+    assert "SetupError: the kings touch (e1 and e2)" in text
+    assert "announced: mate in 15 plies; played: 15 plies" in text and "8. Qh8#" in text
+    widgets = [o for o in outputs(played) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(widgets) == 2  # the game for a person, and the demonstration
+    assert len(list(games.glob("Move-History_*.txt"))) == 2 and len(list(games.glob("Move-History_*.pgn"))) == 2
+
+
+def test_04_replays_the_newest_game(notebooks_03_04):
+    _, replayed, _ = notebooks_03_04
+    text = stdout(replayed)
+    assert "15 plies from 8/4k3/Q7/8/8/8/8/4K3 w - - 0 1" in text and "Finished!" in text
+    assert re.search(r"HistoryError: .*\.broken_example\.txt, line 2: e7e6 is not legal", text)
+    assert "1. a6g6 e7f8" in text
+    svgs = [o for o in outputs(replayed) if "image/svg+xml" in o.get("data", {})]
+    assert svgs and "lastmove" in svgs[-1]["data"]["image/svg+xml"]  # start_replay ended on the last move

@@ -1,0 +1,497 @@
+"""Games against the AI and their history files (thesis chapters 4 and 5).
+
+* :func:`create_board` builds the start position from the thesis's
+  ``WHITE_POSITIONS`` / ``BLACK_POSITIONS`` dictionaries and names every
+  mistake in them.
+* :class:`PlaySession` is one game: the person plays Black by typing moves
+  (UCI ``e7e6`` or SAN ``Ke6``), the AI answers from its S_n tables.  A
+  rejected entry changes nothing.
+* :class:`GameHistory` writes the game as it goes: the thesis's
+  ``Move-History_<date time>.txt`` (first line the start FEN, then
+  ``N. <white uci> <black uci>`` per full move) and a PGN beside it.  Both
+  are rewritten atomically after every move, so a crash loses nothing.
+* :func:`read_history` reads either kind back for replaying (chapter 5).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Tuple
+
+import chess
+import chess.pgn
+
+from .material import Material, MaterialError, material_of_board
+from .sequence import SnSequence, find_next_move, load_s_n_sequence
+
+AI_NAME = "Endgame AI (S_n tables)"
+PLAYER_NAME = "Player"
+_SQUARE = re.compile(r"^[a-h][1-8]$")
+_NAMES = {"king": chess.KING, "queen": chess.QUEEN, "rook": chess.ROOK, "bishop": chess.BISHOP,
+          "knight": chess.KNIGHT, "pawn": chess.PAWN}
+
+
+class _PlainMessage:
+    """In a notebook, show only the message (it says what to change), not a traceback."""
+
+    def _render_traceback_(self):
+        return [f"{type(self).__name__}: {self}"]
+
+
+class SetupError(_PlainMessage, ValueError):
+    """The start position given in WHITE_POSITIONS / BLACK_POSITIONS is not usable; the message says why."""
+
+
+class TableMissing(_PlainMessage, FileNotFoundError):
+    """No ``.chessAI`` table exists for the material of the position; the message says how to compute it."""
+
+
+class HistoryError(_PlainMessage, ValueError):
+    """A history file (``.txt`` or ``.pgn``) that cannot be read; the message names the file and the line."""
+
+
+# ---- set-up ---------------------------------------------------------------------------------
+
+def _piece_type(key) -> int:
+    if isinstance(key, int) and chess.PAWN <= key <= chess.KING:
+        return key
+    if isinstance(key, str):
+        text = key.strip().lower()
+        if text in _NAMES:
+            return _NAMES[text]
+        if len(text) == 1 and text in "kqrbnp":
+            return chess.PIECE_SYMBOLS.index(text)
+    raise SetupError(f"{key!r} is not a piece; use chess.KING, chess.QUEEN, ... (or 'K', 'Q', 'queen', ...)")
+
+
+def create_board(white_positions: Dict, black_positions: Dict, white_to_move: bool = True) -> chess.Board:
+    """The position described by the thesis's dictionaries (piece type -> list of square names).
+
+    SetupError names the first problem: a malformed square, two pieces on
+    one square, a missing or second king, black pieces besides the king,
+    kings touching, or another reason python-chess calls the position
+    illegal.  There is no fallback position.
+    """
+    board = chess.Board(None)
+    owner: Dict[int, str] = {}
+    for colour, name, positions in ((chess.WHITE, "WHITE_POSITIONS", white_positions),
+                                    (chess.BLACK, "BLACK_POSITIONS", black_positions)):
+        for key, squares in positions.items():
+            piece_type = _piece_type(key)
+            if isinstance(squares, str):
+                squares = [squares]
+            for text in squares:
+                label = f"{name}[{chess.piece_name(piece_type)}]"
+                if not isinstance(text, str) or not _SQUARE.match(text.strip().lower()):
+                    raise SetupError(f"{text!r} in {label} is not a square; write a file a-h and a rank 1-8, "
+                                     "like 'e4'")
+                square = chess.parse_square(text.strip().lower())
+                piece = chess.Piece(piece_type, colour)
+                if square in owner:
+                    raise SetupError(f"two pieces on {chess.square_name(square)}: {owner[square]} and "
+                                     f"{'white' if colour else 'black'} {chess.piece_name(piece_type)}")
+                owner[square] = f"{'white' if colour else 'black'} {chess.piece_name(piece_type)}"
+                board.set_piece_at(square, piece)
+    _check_kings_and_material(board)
+    board.turn = white_to_move
+    if not board.is_valid():
+        raise SetupError(f"the position is not legal: {_status_text(board.status())} ({board.fen()})")
+    return board
+
+
+def _check_kings_and_material(board: chess.Board) -> None:
+    for colour, name in ((chess.WHITE, "WHITE_POSITIONS"), (chess.BLACK, "BLACK_POSITIONS")):
+        kings = len(board.pieces(chess.KING, colour))
+        if kings != 1:
+            raise SetupError(f"{name} needs exactly one king, it has {kings}")
+    extra = [chess.piece_name(p.piece_type) for p in board.piece_map().values()
+             if p.color == chess.BLACK and p.piece_type != chess.KING]
+    if extra:
+        raise SetupError(f"Black may only have its king (the AI plays against a lone king); remove the black "
+                         f"{', '.join(extra)} from BLACK_POSITIONS")
+    white, black = board.king(chess.WHITE), board.king(chess.BLACK)
+    if chess.square_distance(white, black) <= 1:
+        raise SetupError(f"the kings touch ({chess.square_name(white)} and {chess.square_name(black)}); "
+                         "kings must have a square between them")
+
+
+_STATUS = {
+    chess.STATUS_PAWNS_ON_BACKRANK: "a pawn stands on the first or last rank",
+    chess.STATUS_OPPOSITE_CHECK: "the side that is not to move is in check",
+    chess.STATUS_TOO_MANY_CHECKERS: "the king is in check from more than two pieces",
+    chess.STATUS_IMPOSSIBLE_CHECK: "this double check cannot arise in a game",
+    chess.STATUS_TOO_MANY_WHITE_PIECES: "White has more than 16 pieces",
+    chess.STATUS_TOO_MANY_WHITE_PAWNS: "White has more than 8 pawns",
+}
+
+
+def _status_text(status: chess.Status) -> str:
+    reasons = [text for flag, text in _STATUS.items() if status & flag]
+    return "; ".join(reasons) or f"python-chess reports {status!r}"
+
+
+def table_for(board: chess.Board, results_dir: os.PathLike = "S_n_Results", file: Optional[str] = None) -> SnSequence:
+    """The S_n sequence for the board's material: ``file`` if given, else ``<results_dir>/<MATERIAL>.chessAI``.
+
+    TableMissing says which file to compute and how.
+    """
+    try:
+        material = material_of_board(board)
+    except MaterialError as error:
+        raise SetupError(str(error)) from None
+    path = Path(results_dir) / f"{Material.parse(file).name if file else material.name}.chessAI"
+    if file and Material.parse(file) != material:
+        raise SetupError(f"FILE is {Material.parse(file).name}, but the position has the material {material.name}; "
+                         f"set FILE = \"{material.name}\" or change the pieces")
+    if not path.exists():
+        raise TableMissing(f"no table for {material.name}: {path} does not exist; compute it with "
+                           f"'python -m Util calculate {material.name}' or in notebook 02 "
+                           f"(TABLES = [\"{material.name}\"])")
+    return load_s_n_sequence(path)
+
+
+# ---- one game -------------------------------------------------------------------------------
+
+def describe_n(n: int) -> str:
+    """What the AI's n means, in words."""
+    if n < 0:
+        return "in no S_n: White cannot force mate (a draw with best defence)"
+    if n == 0:
+        return "S_0: Black is checkmated"
+    moves = (n + 1) // 2
+    return f"S_{n}: the AI mates in {n} plies ({moves} move{'s' if moves != 1 else ''} of White) at most"
+
+
+def termination_message(board: chess.Board) -> Optional[str]:
+    """Why the game is over, in words; None while it goes on.
+
+    Checkmate, stalemate and insufficient material end it; so do fivefold
+    repetition and the 75-move rule (automatic in chess), and threefold
+    repetition and the fifty-move rule, which the AI claims at once.
+    """
+    if board.is_checkmate():
+        winner = "White" if board.turn == chess.BLACK else "Black"
+        return f"Checkmate: {winner} wins."
+    if board.is_stalemate():
+        return "Stalemate: the side to move has no legal move but is not in check. Draw."
+    if board.is_insufficient_material():
+        return "Insufficient material: no side can ever mate. Draw."
+    if board.is_fivefold_repetition():
+        return "Fivefold repetition: the same position for the fifth time. Draw."
+    if board.is_seventyfive_moves():
+        return "75-move rule: 75 moves each without a capture or pawn move. Draw."
+    if board.is_repetition(3):
+        return "Threefold repetition: the same position for the third time; the AI claims the draw."
+    if board.is_fifty_moves():
+        return "Fifty-move rule: 50 moves each without a capture or pawn move; the AI claims the draw."
+    return None
+
+
+def parse_player_move(board: chess.Board, text: str) -> chess.Move:
+    """The legal move meant by ``text`` (UCI ``e7e6`` or SAN ``Ke6``); ValueError with a helpful message."""
+    entry = text.strip()
+    if not entry:
+        raise ValueError("Type a move first: UCI like e7e6, or SAN like Ke6.")
+    try:
+        move = chess.Move.from_uci(entry.lower())
+    except ValueError:
+        move = None
+    if move is not None:
+        if move in board.legal_moves:
+            return move
+        raise ValueError(f"{entry} is not legal here. Legal moves: {_legal_list(board)}.")
+    try:
+        return board.parse_san(entry)
+    except chess.IllegalMoveError:
+        raise ValueError(f"{entry} is not legal here. Legal moves: {_legal_list(board)}.") from None
+    except chess.AmbiguousMoveError:
+        raise ValueError(f"{entry} is ambiguous; write the move in UCI, like e7e6.") from None
+    except ValueError:
+        raise ValueError(f"'{entry}' is no move: write UCI like e7e6 (from-square, to-square) or SAN like Ke6.") from None
+
+
+def _legal_list(board: chess.Board) -> str:
+    return ", ".join(f"{board.san(m)} ({m.uci()})" for m in board.legal_moves)
+
+
+def best_defence(session: "PlaySession") -> chess.Move:
+    """The scripted defender of the demonstration: the Black move that keeps mate furthest away
+    (a move into no S_n, a draw, if there is one); ties go to python-chess's first move."""
+    board = session.board
+
+    def distance(move: chess.Move) -> int:
+        board.push(move)
+        try:
+            n = session.n
+        finally:
+            board.pop()
+        return 10_000 if n < 0 else n
+
+    return max(board.legal_moves, key=distance)
+
+
+def keep_material_move(board: chess.Board) -> Optional[chess.Move]:
+    """A sensible move where the AI cannot force mate: no stalemate, and no piece left en prise if possible."""
+    moves = list(board.legal_moves)
+    if not moves:
+        return None
+
+    def safe(move: chess.Move) -> Tuple[int, int]:
+        board.push(move)
+        try:
+            stalemate = board.is_stalemate()
+            hanging = sum(1 for sq, p in board.piece_map().items()
+                          if p.color == chess.WHITE and p.piece_type != chess.KING
+                          and board.is_attacked_by(chess.BLACK, sq) and not board.is_attacked_by(chess.WHITE, sq))
+            return (int(stalemate), hanging)
+        finally:
+            board.pop()
+
+    return min(moves, key=safe)
+
+
+@dataclass
+class AiReply:
+    """What the AI did: its move (None if the game was over), its n before the move, and a sentence."""
+
+    move: Optional[chess.Move]
+    n_before: int
+    text: str
+
+
+class PlaySession:
+    """One game: the person plays Black, the AI (White) answers from its S_n sequence."""
+
+    def __init__(self, start: chess.Board, sequence: SnSequence, games_dir: os.PathLike = "Played_Games",
+                 player: str = PLAYER_NAME):
+        self.start = start.copy(stack=False)
+        self.sequence = sequence
+        self.games_dir = Path(games_dir)
+        self.player = player
+        self.new_game()
+
+    def new_game(self) -> None:
+        """Back to the start position, with a new history file."""
+        self.board = self.start.copy(stack=False)
+        self.history = GameHistory(self.board, self.games_dir, self.player)
+        self.last_reply: Optional[AiReply] = None
+        if self.board.turn == chess.WHITE and not self.over:
+            self.last_reply = self.ai_move()
+
+    @property
+    def over(self) -> bool:
+        return termination_message(self.board) is not None
+
+    @property
+    def n(self) -> int:
+        """The board's n (plies to mate), -1 if White cannot force mate."""
+        try:
+            return self.sequence.find_board(self.board)
+        except (MaterialError, ValueError):
+            return -1
+
+    def status(self) -> str:
+        """Whose move it is and what the AI's n means."""
+        ending = termination_message(self.board)
+        if ending:
+            return ending
+        side = "White (AI)" if self.board.turn == chess.WHITE else f"Black ({self.player})"
+        return f"{side} to move. {describe_n(self.n)}."
+
+    def ai_move(self) -> AiReply:
+        """The AI plays one move (White to move): from S_n into S_(n-1), or a material-keeping move."""
+        n = self.n
+        if n > 0:
+            _, move = find_next_move(self.board, n, self.sequence)
+            note = f"from S_{n} into S_{n - 1}"
+        else:
+            move, note = keep_material_move(self.board), "no forced mate here (a draw); it keeps its material"
+        if move is None:
+            return AiReply(None, n, "The AI has no move.")
+        san = self.board.san(move)
+        self.board.push(move)
+        self.history.record(self.board)
+        return AiReply(move, n, f"The AI played {san} ({move.uci()}), {note}.")
+
+    def submit(self, text: str) -> str:
+        """The person's entry: play it and the AI's answer, or explain why not (the game is then unchanged)."""
+        if self.over:
+            raise ValueError(f"The game is over ({termination_message(self.board)}) Press 'New game' to play again.")
+        if self.board.turn != chess.BLACK:
+            raise ValueError("It is the AI's turn.")
+        move = parse_player_move(self.board, text)
+        san = self.board.san(move)
+        self.board.push(move)
+        self.history.record(self.board)
+        message = f"You played {san} ({move.uci()})."
+        if not self.over:
+            self.last_reply = self.ai_move()
+            message += " " + self.last_reply.text
+        ending = termination_message(self.board)
+        return message + (" " + ending if ending else "")
+
+
+# ---- history files --------------------------------------------------------------------------
+
+def _atomic_write(path: Path, text: str) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def history_text(board: chess.Board) -> str:
+    """The thesis's history format: the start FEN, then ``N. <white uci> <black uci>`` per full move.
+
+    A game that starts with Black to move has ``...`` in place of White's first move.
+    """
+    start = board.root()
+    replay = start.copy(stack=False)
+    rows: List[List[str]] = []
+    row: Optional[List[str]] = None
+    for move in board.move_stack:
+        if replay.turn == chess.WHITE:
+            row = [f"{replay.fullmove_number}.", move.uci()]
+            rows.append(row)
+        else:
+            if row is None:  # the game started with Black to move
+                row = [f"{replay.fullmove_number}.", "..."]
+                rows.append(row)
+            row.append(move.uci())
+            row = None
+        replay.push(move)
+    return "\n".join([start.fen()] + [" ".join(r) for r in rows]) + "\n"
+
+
+def pgn_text(board: chess.Board, white: str = AI_NAME, black: str = PLAYER_NAME,
+             date: Optional[_dt.datetime] = None) -> str:
+    """The game as PGN, with date, players, result and the start FEN."""
+    game = chess.pgn.Game.from_board(board)
+    date = date or _dt.datetime.now()
+    game.headers["Event"] = "Endgame against the AI"
+    game.headers["Site"] = "Jupyter notebook 03_play_against_ai"
+    game.headers["Date"] = date.strftime("%Y.%m.%d")
+    game.headers["Time"] = date.strftime("%H:%M:%S")
+    game.headers["White"], game.headers["Black"] = white, black
+    game.headers["Result"] = board.result(claim_draw=True) if termination_message(board) else "*"
+    return str(game) + "\n"
+
+
+class GameHistory:
+    """The history files of one game, rewritten after every move."""
+
+    def __init__(self, start: chess.Board, games_dir: os.PathLike, player: str = PLAYER_NAME):
+        self.started = _dt.datetime.now()
+        self.player = player
+        folder = Path(games_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = f"Move-History_{self.started:%Y-%m-%d %H_%M_%S}"
+        path, k = folder / f"{stem}.txt", 1
+        while path.exists():  # two games in one second
+            k += 1
+            path = folder / f"{stem} ({k}).txt"
+        self.path = path
+        self.pgn_path = path.with_suffix(".pgn")
+        self.record(start)
+
+    def record(self, board: chess.Board) -> None:
+        _atomic_write(self.path, history_text(board))
+        _atomic_write(self.pgn_path, pgn_text(board, AI_NAME, self.player, self.started))
+
+
+def read_history(file_name: os.PathLike) -> Tuple[chess.Board, List[chess.Move]]:
+    """The start position and the moves of a history file (thesis ``.txt`` or ``.pgn``).
+
+    HistoryError names the file, the line and what is wrong.
+    """
+    path = Path(file_name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise HistoryError(f"{path}: cannot be read ({error.strerror or error})") from None
+    if path.suffix.lower() == ".pgn":
+        return _read_pgn(path, text)
+    return _read_txt(path, text)
+
+
+def _read_txt(path: Path, text: str) -> Tuple[chess.Board, List[chess.Move]]:
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise HistoryError(f"{path}, line 1: empty; the first line must be the start position as FEN")
+    try:
+        board = chess.Board(lines[0].strip())
+    except ValueError as error:
+        raise HistoryError(f"{path}, line 1: not a FEN ({error})") from None
+    start = board.copy()
+    moves: List[chess.Move] = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) < 2 or not re.fullmatch(r"\d+\.", parts[0]) or len(parts) > 3:
+            raise HistoryError(f"{path}, line {number}: '{line}' is not 'N. <white move> <black move>'")
+        if int(parts[0][:-1]) != board.fullmove_number:
+            raise HistoryError(f"{path}, line {number}: move number {parts[0]} where {board.fullmove_number}. "
+                               "was expected")
+        for k, uci in enumerate(parts[1:]):
+            if uci == "..." and k == 0 and board.turn == chess.BLACK and not moves:
+                continue
+            try:
+                move = chess.Move.from_uci(uci)
+            except ValueError:
+                raise HistoryError(f"{path}, line {number}: '{uci}' is not a move in UCI (like e7e6)") from None
+            if move not in board.legal_moves:
+                raise HistoryError(f"{path}, line {number}: {uci} is not legal in {board.fen()}")
+            board.push(move)
+            moves.append(move)
+    return start, moves
+
+
+def _read_pgn(path: Path, text: str) -> Tuple[chess.Board, List[chess.Move]]:
+    game = chess.pgn.read_game(io.StringIO(text))
+    if game is None:
+        raise HistoryError(f"{path}: no game in this PGN file")
+    if game.errors:
+        raise HistoryError(f"{path}: {game.errors[0]}")
+    return game.board(), list(game.mainline_moves())
+
+
+def set_board(file_name: os.PathLike) -> chess.Board:
+    """The thesis's ``set_board``: the start position of a history file."""
+    return read_history(file_name)[0]
+
+
+def get_moves_from_file(file_name: os.PathLike) -> List[chess.Move]:
+    """The thesis's ``get_moves_from_file``: the moves of a history file, in order."""
+    return read_history(file_name)[1]
+
+
+def history_files(games_dir: os.PathLike = "Played_Games") -> List[Path]:
+    """The history files in a folder (``.txt`` and ``.pgn``), newest first."""
+    folder = Path(games_dir)
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.iterdir() if p.suffix.lower() in (".txt", ".pgn") and not p.name.startswith(".")]
+    return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def replay_positions(start: chess.Board, moves: Iterable[chess.Move]) -> List[chess.Board]:
+    """The position after each move (item 0: the start), for stepping through a game."""
+    board = start.copy(stack=False)
+    positions = [board.copy()]
+    for move in moves:
+        board.push(move)
+        positions.append(board.copy())
+    return positions

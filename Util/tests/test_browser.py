@@ -1,0 +1,99 @@
+"""Notebook 03 in a real browser: Voilà serves it on localhost, Debian's Chromium (through Playwright)
+types a move into the input box and presses Enter, as a person does."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from Util.calculation import calculate
+from Util.series import inject_parameters
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture()
+def served_notebook(tmp_path):
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed (bash scripts/setup.sh installs it)")
+    pytest.importorskip("voila", reason="voila is not installed (bash scripts/setup.sh installs it)")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)")
+    results, games = tmp_path / "results", tmp_path / "games"
+    calculate("KQvK", results_dir=results, progress=False)
+    notebook = nbformat.read(REPO / "03_play_against_ai.ipynb", as_version=4)
+    inject_parameters(notebook, {"RESULTS_DIR": str(results), "GAMES_DIR": str(games), "BOARD_SIZE": 240})
+    path = tmp_path / "03_play_against_ai.ipynb"
+    nbformat.write(notebook, path)
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    log = open(tmp_path / "voila.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "voila", str(path), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+         "--show_tracebacks=True"], cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.3)
+        yield f"http://127.0.0.1:{port}/", games, tmp_path / "voila.log"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
+
+
+def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
+    from playwright.sync_api import sync_playwright
+
+    url, games, log = served_notebook
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"])
+        try:
+            page = browser.new_page()
+            page.goto(url, timeout=120_000)
+            box = page.locator("input[placeholder='your move: e7e6 or Ke6']").first
+            box.wait_for(timeout=120_000)
+            status = page.get_by_text(re.compile(r"^Black \(Player\) to move\. S_14")).first
+            status.wait_for(timeout=30_000)
+            history = Path(re.search(r"history: (\S.*?\.txt)", page.get_by_text("history:").first.inner_text()).group(1))
+            assert history.read_text().splitlines()[1:] == ["1. a6g6"]  # the AI's first move, written at once
+
+            box.fill("Kd7")
+            box.press("Enter")
+            page.get_by_text(re.compile(r"You played Kd7 \(e7d7\)\. The AI played")).first.wait_for(timeout=30_000)
+
+            lines = history.read_text().splitlines()
+            assert lines[1] == "1. a6g6 e7d7" and re.fullmatch(r"2\. [a-h][1-8][a-h][1-8]", lines[2]), lines
+            reply = lines[2].split()[1]
+            board_svg = page.locator(".widget-html svg").first.inner_html()  # the game's board, not the demo's
+            marked = set(re.findall(r'class="square (?:light|dark) lastmove ([a-h][1-8])"', board_svg))
+            assert marked == {reply[:2], reply[2:]}, (marked, reply)  # the reply is on the board
+
+            box.fill("Ke9")
+            box.press("Enter")
+            page.get_by_text(re.compile(r"'Ke9' is no move")).first.wait_for(timeout=30_000)
+            assert history.read_text().splitlines() == lines  # a bad entry changes nothing
+        finally:
+            browser.close()
+    assert "Traceback" not in log.read_text()

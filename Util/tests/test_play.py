@@ -1,0 +1,214 @@
+"""Notebooks 03 and 04: set-up, the game driven through its widgets as a person does, history files, replay."""
+
+from __future__ import annotations
+
+import re
+
+import chess
+import chess.pgn
+import pytest
+
+from Util.calculation import calculate
+from Util.game import (
+    HistoryError,
+    PlaySession,
+    SetupError,
+    TableMissing,
+    best_defence,
+    create_board,
+    history_text,
+    read_history,
+    table_for,
+    termination_message,
+)
+from Util.widgets import PlayWidget, ReplayWidget
+
+START_WHITE = {chess.KING: ["e1"], chess.QUEEN: ["a6"]}
+START_BLACK = {chess.KING: ["e7"]}
+
+
+def text_of(widget) -> str:
+    return re.sub(r"<[^>]+>", "", widget.value).replace("&#x27;", "'")
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("results")
+    for material in ("KQvK", "KPvK"):
+        calculate(material, results_dir=folder, progress=False)
+    return folder
+
+
+@pytest.fixture()
+def game(results, tmp_path):
+    board = create_board(START_WHITE, START_BLACK)
+    return PlayWidget(PlaySession(board, table_for(board, results), tmp_path / "games"))
+
+
+@pytest.mark.parametrize("white, black, message", [
+    ({chess.KING: ["e1"], chess.QUEEN: ["i9"]}, START_BLACK, r"'i9' in WHITE_POSITIONS\[queen\] is not a square"),
+    ({chess.KING: ["e1"], chess.QUEEN: ["e7"]}, START_BLACK, r"two pieces on e7: white queen and black king"),
+    ({chess.QUEEN: ["a6"]}, START_BLACK, r"WHITE_POSITIONS needs exactly one king, it has 0"),
+    (START_WHITE, {chess.KING: []}, r"BLACK_POSITIONS needs exactly one king, it has 0"),
+    (START_WHITE, {chess.KING: ["e2"]}, r"the kings touch \(e1 and e2\)"),
+    ({chess.KING: ["e1"], chess.QUEEN: ["e6"]}, START_BLACK, r"side that is not to move is in check"),
+    ({chess.KING: ["e1"], chess.PAWN: ["a8"]}, START_BLACK, r"pawn stands on the first or last rank"),
+    (START_WHITE, {chess.KING: ["e7"], chess.ROOK: ["a1"]}, r"Black may only have its king"),
+    ({"K": "e1", "knight": ["a6"]}, {"k": ["e7"]}, None),
+])
+def test_every_setup_mistake_is_named(white, black, message):
+    if message is None:
+        assert create_board(white, black).fen() == "8/4k3/N7/8/8/8/8/4K3 w - - 0 1"
+        return
+    with pytest.raises(SetupError, match=message):
+        create_board(white, black)
+
+
+def test_a_missing_table_says_what_to_compute(results):
+    board = create_board({chess.KING: ["e1"], chess.ROOK: ["a6"]}, START_BLACK)
+    with pytest.raises(TableMissing, match=r"no table for KRvK: .*KRvK\.chessAI does not exist; compute it with "
+                                           r"'python -m Util calculate KRvK'"):
+        table_for(board, results)
+    with pytest.raises(SetupError, match=r"FILE is KQvK, but the position has the material KRvK"):
+        table_for(board, results, "KQvK")
+
+
+def test_moves_typed_as_a_person_does(game):
+    session = game.session
+    assert "The AI played Qg6 (a6g6), from S_15 into S_14" in text_of(game.message)
+    assert text_of(game.status) == "Black (Player) to move. S_14: the AI mates in 14 plies (7 moves of White) at most."
+    for entry, complaint in (("e7e6", "e7e6 is not legal here. Legal moves: Kf8 (e7f8), Kd8 (e7d8), Kd7 (e7d7)."),
+                             ("Ke6", "Ke6 is not legal here."), ("hello", "'hello' is no move"),
+                             ("e7e9", "'e7e9' is no move")):
+        before, written = session.board.fen(), session.history.path.read_text()
+        game.text.value = entry  # what pressing Enter does
+        assert complaint in text_of(game.message)
+        assert session.board.fen() == before and session.history.path.read_text() == written
+        assert game.text.value == ""
+    game.text.value = "Kd7"  # SAN
+    assert re.match(r"You played Kd7 \(e7d7\)\. The AI played \S+ \([a-h1-8]{4}\), from S_13 into S_12\.",
+                    text_of(game.message))
+    game.text.value = session.board.legal_moves.__iter__().__next__().uci()  # UCI
+    assert "You played" in text_of(game.message) and len(session.board.move_stack) == 5
+    start, moves = read_history(session.history.path)
+    assert moves == session.board.move_stack and start == session.start
+    with open(session.history.pgn_path, encoding="utf-8") as handle:
+        pgn = chess.pgn.read_game(handle)
+    assert list(pgn.mainline_moves()) == session.board.move_stack
+    assert pgn.headers["FEN"] == session.start.fen() and pgn.headers["White"].startswith("Endgame AI")
+    assert pgn.headers["Result"] == "*" and re.fullmatch(r"\d{4}\.\d\d\.\d\d", pgn.headers["Date"])
+
+
+def test_the_button_and_an_empty_box(game):
+    game.SAME_SUBMISSION_S = 0.0
+    moves_before = len(game.session.board.move_stack)
+    game.execute_button.click()
+    assert "Type a move first" in text_of(game.message) and len(game.session.board.move_stack) == moves_before
+
+
+def test_a_game_to_mate_then_new_game(game):
+    session = game.session
+    first_file = session.history.path
+    while not session.over:
+        game.text.value = best_defence(session).uci()
+    assert len(session.board.move_stack) == 15  # the announced n: best defence cannot delay it
+    assert text_of(game.status) == "Checkmate: White wins." and game.text.disabled
+    assert "Checkmate: White wins." in text_of(game.message)
+    game.text.value = "e8d8"
+    assert "The game is over" in text_of(game.message)
+    assert read_history(first_file)[1] == session.board.move_stack
+    assert '[Result "1-0"]' in session.history.pgn_path.read_text()
+    game.new_game_button.click()
+    assert session.board.fen() == "8/4k3/6Q1/8/8/8/8/4K3 b - - 1 1" and session.history.path != first_file
+    assert not game.text.disabled and text_of(game.message).startswith("New game. The AI played Qg6")
+
+
+def test_capturing_the_queen_ends_the_game(results, tmp_path):
+    board = create_board({chess.KING: ["a1"], chess.QUEEN: ["d7"]}, START_BLACK, white_to_move=False)
+    game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path))
+    assert "in no S_n" in text_of(game.status)
+    game.text.value = "Kxd7"
+    assert "Insufficient material: no side can ever mate. Draw." in text_of(game.message)
+    assert read_history(game.session.history.path)[1] == [chess.Move.from_uci("e7d7")]
+    assert game.session.history.path.read_text().splitlines()[1] == "1. ... e7d7"
+
+
+def test_in_no_s_n_the_ai_keeps_its_material(results, tmp_path):
+    board = create_board({chess.KING: ["e1"], chess.PAWN: ["e4"]}, {chess.KING: ["e6"]}, white_to_move=True)
+    session = PlaySession(board, table_for(board, results), tmp_path)
+    reply = session.last_reply
+    assert reply.n_before == -1 and "no forced mate here (a draw); it keeps its material" in reply.text
+    pawn = next(iter(session.board.pieces(chess.PAWN, chess.WHITE)))
+    assert not session.board.is_attacked_by(chess.BLACK, pawn) or session.board.is_attacked_by(chess.WHITE, pawn)
+
+
+@pytest.mark.parametrize("fen, message", [
+    ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "Stalemate"),
+    ("8/8/8/8/8/2k5/8/K7 w - - 0 1", "Insufficient material"),
+    ("8/8/8/3k4/8/8/8/KQ6 w - - 150 90", "75-move rule"),
+    ("8/8/8/3k4/8/8/8/KQ6 w - - 100 60", "Fifty-move rule"),
+])
+def test_every_termination_has_its_message(fen, message):
+    assert termination_message(chess.Board(fen)).startswith(message)
+
+
+def test_repetitions_have_their_messages():
+    board = chess.Board("8/8/8/3k4/8/8/8/KQ6 w - - 0 1")
+    for _ in range(2):
+        for uci in ("a1a2", "d5d6", "a2a1", "d6d5"):
+            board.push_uci(uci)
+    assert termination_message(board).startswith("Threefold repetition")
+    for _ in range(2):
+        for uci in ("a1a2", "d5d6", "a2a1", "d6d5"):
+            board.push_uci(uci)
+    assert termination_message(board).startswith("Fivefold repetition")
+
+
+def test_replay_of_what_was_written(game, tmp_path):
+    session = game.session
+    while not session.over:
+        game.text.value = best_defence(session).uci()
+    replay = ReplayWidget(session.games_dir)
+    assert {name for name, _ in replay.chooser.options} == {session.history.path.name, session.history.pgn_path.name}
+    for path in (session.history.path, session.history.pgn_path):
+        assert replay.load(path)
+        assert replay.slider.max == 15 and text_of(replay.caption) == "start position"
+        replay.step(+1)
+        assert text_of(replay.caption) == "ply 1 of 15: Qg6"
+        replay.slider.value = 15
+        assert text_of(replay.caption) == "ply 15 of 15: Qh8#" and "lastmove" in replay.board_view.value
+        replay.step(+1)
+        assert replay.slider.value == 15
+        replay.previous_button.click()
+        assert replay.slider.value == 14
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", r"line 1: empty"),
+    ("not a fen\n", r"line 1: not a FEN"),
+    ("8/4k3/Q7/8/8/8/8/4K3 w - - 0 1\n1. a6g6 e7e6\n", r"line 2: e7e6 is not legal in 8/4k3/6Q1"),
+    ("8/4k3/Q7/8/8/8/8/4K3 w - - 0 1\n1. a6g6 e7f8\n3. g6h7\n", r"line 3: move number 3\. where 2\. was expected"),
+    ("8/4k3/Q7/8/8/8/8/4K3 w - - 0 1\n1 a6g6 e7f8\n", r"line 2: '1 a6g6 e7f8' is not 'N\. <white move> <black move>'"),
+    ("8/4k3/Q7/8/8/8/8/4K3 w - - 0 1\n1. a6g6 Kf8\n", r"line 2: 'Kf8' is not a move in UCI"),
+])
+def test_a_broken_history_names_file_and_line(tmp_path, content, message):
+    path = tmp_path / "Move-History_broken.txt"
+    path.write_text(content)
+    with pytest.raises(HistoryError, match=re.escape(str(path)) + ", " + message):
+        read_history(path)
+    replay = ReplayWidget(tmp_path)
+    assert not replay.load(path) and str(path) in text_of(replay.message)
+
+
+def test_a_broken_pgn_is_named(tmp_path):
+    path = tmp_path / "game.pgn"
+    path.write_text('[FEN "8/4k3/Q7/8/8/8/8/4K3 w - - 0 1"]\n[SetUp "1"]\n\n1. Qg6 Ke6 *\n')
+    with pytest.raises(HistoryError, match=re.escape(str(path)) + ": .*Ke6"):
+        read_history(path)
+
+
+def test_history_format_round_trips_black_first():
+    board = chess.Board("8/4k3/Q7/8/8/8/8/4K3 b - - 0 1")
+    for uci in ("e7f8", "a6c8", "f8f7"):
+        board.push_uci(uci)
+    assert history_text(board) == "8/4k3/Q7/8/8/8/8/4K3 b - - 0 1\n1. ... e7f8\n2. a6c8 f8f7\n"

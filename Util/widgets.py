@@ -1,0 +1,195 @@
+"""The notebook controls for playing (chapter 4) and replaying (chapter 5).
+
+:class:`PlayWidget` is the thesis's input box and "Execute Move" button
+around a :class:`Util.game.PlaySession`; :class:`ReplayWidget` steps through
+a history file.  Both keep their state in ipywidgets, so tests can drive
+them exactly as a person does: set the text (as pressing Enter does),
+click a button.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import chess
+import chess.svg
+import ipywidgets as widgets
+from IPython.display import SVG, display
+
+from .game import HistoryError, PlaySession, history_files, read_history, replay_positions
+
+OK_STYLE = "color:#1a6b1a"
+ERROR_STYLE = "color:#b00020;font-weight:bold"
+
+
+def board_picture(board: chess.Board, size: int = 320) -> str:
+    """SVG of the board with its last move and a king in check marked."""
+    lastmove = board.peek() if board.move_stack else None
+    check = board.king(board.turn) if board.is_check() else None
+    return chess.svg.board(board, lastmove=lastmove, check=check, size=size)
+
+
+def _html(text: str, style: str = "") -> str:
+    import html
+
+    return f'<div style="{style}">{html.escape(text)}</div>'
+
+
+class PlayWidget:
+    """Board, status line, input box with "Execute Move" (Enter submits), "New game", messages."""
+
+    #: After a move, an "Execute Move" click on the emptied box within this many seconds is the same
+    #: submission (leaving the box to click the button already sent the text).
+    SAME_SUBMISSION_S = 2.0
+
+    def __init__(self, session: PlaySession, size: int = 320):
+        self.session, self.size = session, size
+        self.board_view = widgets.HTML()
+        self.status = widgets.HTML()
+        self.message = widgets.HTML()
+        self.files = widgets.HTML()
+        self.text = widgets.Text(placeholder="your move: e7e6 or Ke6", description="Move:", continuous_update=False)
+        self.execute_button = widgets.Button(description="Execute Move", icon="check", tooltip="play the move typed")
+        self.new_game_button = widgets.Button(description="New game", icon="refresh", tooltip="start again")
+        self.text.observe(self._on_text, names="value")
+        self.execute_button.on_click(self._on_execute)
+        self.new_game_button.on_click(self._on_new_game)
+        self._last_submission = float("-inf")
+        controls = widgets.HBox([self.text, self.execute_button, self.new_game_button])
+        self.box = widgets.VBox([self.board_view, self.status, controls, self.message, self.files])
+        self._show_reply()
+        self.refresh()
+
+    def _ipython_display_(self) -> None:
+        display(self.box)
+
+    def refresh(self) -> None:
+        self.board_view.value = board_picture(self.session.board, self.size)
+        over = self.session.over
+        self.status.value = _html(self.session.status(), ERROR_STYLE if over and "Checkmate" not in
+                                  self.session.status() else "font-weight:bold")
+        self.text.disabled = self.execute_button.disabled = over
+        history = self.session.history
+        self.files.value = _html(f"history: {history.path}  |  PGN: {history.pgn_path.name}", "color:#666")
+
+    def _show_reply(self) -> None:
+        reply = self.session.last_reply
+        self.message.value = _html(reply.text, OK_STYLE) if reply else ""
+
+    def submit(self, text: str) -> None:
+        """Play the entry (and the AI's answer), or show why not; the game is unchanged then."""
+        self._last_submission = time.monotonic()
+        try:
+            self.message.value = _html(self.session.submit(text), OK_STYLE)
+        except ValueError as problem:
+            self.message.value = _html(str(problem), ERROR_STYLE)
+        finally:
+            self._clear_text()
+            self.refresh()
+
+    def _clear_text(self) -> None:
+        self.text.unobserve(self._on_text, names="value")
+        self.text.value = ""
+        self.text.observe(self._on_text, names="value")
+
+    def _on_text(self, change) -> None:
+        if change["new"].strip():
+            self.submit(change["new"])
+
+    def _on_execute(self, _button) -> None:
+        if self.text.value.strip():
+            self.submit(self.text.value)
+        elif time.monotonic() - self._last_submission > self.SAME_SUBMISSION_S:
+            self.submit("")  # explains what to type
+
+    def _on_new_game(self, _button) -> None:
+        self.session.new_game()
+        reply = self.session.last_reply
+        self.message.value = _html("New game." + (f" {reply.text}" if reply else ""), OK_STYLE)
+        self.refresh()
+
+
+class ReplayWidget:
+    """A history file, move by move: file chooser, play/pause, slider, previous/next."""
+
+    def __init__(self, games_dir="Played_Games", size: int = 320, interval_ms: int = 800):
+        self.games_dir, self.size = Path(games_dir), size
+        self.positions: List[chess.Board] = [chess.Board(None)]
+        self.sans: List[str] = []
+        self.chooser = widgets.Dropdown(description="Game:", layout=widgets.Layout(width="34em"))
+        self.refresh_button = widgets.Button(description="Refresh list", icon="refresh")
+        self.play = widgets.Play(interval=interval_ms, min=0, max=0, step=1, description="play")
+        self.slider = widgets.IntSlider(min=0, max=0, description="ply")
+        widgets.jslink((self.play, "value"), (self.slider, "value"))
+        self.previous_button = widgets.Button(description="◀ previous")
+        self.next_button = widgets.Button(description="next ▶")
+        self.board_view = widgets.HTML()
+        self.caption = widgets.HTML()
+        self.message = widgets.HTML()
+        self.slider.observe(lambda change: self.show(change["new"]), names="value")
+        self.chooser.observe(lambda change: change["new"] and self.load(change["new"]), names="value")
+        self.previous_button.on_click(lambda _b: self.step(-1))
+        self.next_button.on_click(lambda _b: self.step(+1))
+        self.refresh_button.on_click(lambda _b: self.refresh_files())
+        self.box = widgets.VBox([
+            widgets.HBox([self.chooser, self.refresh_button]),
+            widgets.HBox([self.play, self.previous_button, self.slider, self.next_button]),
+            self.board_view, self.caption, self.message,
+        ])
+        self.refresh_files()
+
+    def _ipython_display_(self) -> None:
+        display(self.box)
+
+    def refresh_files(self) -> None:
+        files = history_files(self.games_dir)
+        self.chooser.options = [(p.name, str(p)) for p in files]
+        if files:
+            self.chooser.value = str(files[0])  # the newest game
+        else:
+            self.message.value = _html(f"No games in {self.games_dir} yet: play one in notebook 03.", ERROR_STYLE)
+
+    def load(self, file_name) -> bool:
+        """Show a history file from its start; a broken file is reported (file and line) and nothing changes."""
+        try:
+            start, moves = read_history(file_name)
+        except HistoryError as problem:
+            self.message.value = _html(str(problem), ERROR_STYLE)
+            return False
+        self.positions = replay_positions(start, moves)
+        self.sans = chess.Board(start.fen()).variation_san(moves).split() if moves else []
+        self.message.value = _html(f"{Path(file_name).name}: {len(moves)} plies", OK_STYLE)
+        self.play.value = self.slider.value = 0
+        self.play.max = self.slider.max = len(moves)
+        self.show(0)
+        return True
+
+    def step(self, delta: int) -> None:
+        self.slider.value = max(0, min(self.slider.max, self.slider.value + delta))
+
+    def show(self, ply: int) -> None:
+        board = self.positions[ply]
+        self.board_view.value = board_picture(board, self.size)
+        if ply == 0:
+            self.caption.value = _html("start position")
+        else:
+            self.caption.value = _html(f"ply {ply} of {len(self.positions) - 1}: {self._move_text(ply)}")
+
+    def _move_text(self, ply: int) -> str:
+        words = [w for w in self.sans if not w.endswith(".")]
+        return words[ply - 1] if ply - 1 < len(words) else ""
+
+
+def start_replay(file_name, delay: float = 1.0, size: int = 320) -> Optional[chess.Board]:
+    """The thesis's replay: show the game move by move, ``delay`` seconds apart; returns the final board."""
+    start, moves = read_history(file_name)
+    board = start.copy()
+    handle = display(SVG(board_picture(board, size)), display_id=True)
+    for move in moves:
+        time.sleep(delay)
+        board.push(move)
+        handle.update(SVG(board_picture(board, size)))
+    print("Finished!")
+    return board
