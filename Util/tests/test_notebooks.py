@@ -125,6 +125,7 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     assert report.count("0 wrong") == 2 and "0 disagree" in report and "100.0000 %" in report
     assert (folder / "Tests" / "validation_KQvK.png").stat().st_size > 10_000
     assert "matching rate" in (folder / "Tests" / "validation_KRvK.txt").read_text()
+    assert (folder / "Tests" / "validation_KRvK.png").stat().st_size > 5_000
     assert any("image/png" in o.get("data", {}) for o in outputs(notebook))
 
 
