@@ -50,6 +50,7 @@ def plot_agreement(title: str, panels: List[tuple]):
         ax.set_xlabel("n (plies to mate)")
         ax.set_ylabel("boards checked")
         ax.set_yscale("log")
+        ax.set_ylim(bottom=0.8)  # small S_n (S_0 has few boards) must not fall below the axis
         ax.legend(fontsize=8)
     figure.suptitle(title)
     figure.tight_layout()
