@@ -130,6 +130,11 @@ class GuardedStockfish:
     def pid(self) -> int:
         return self._engine._stockfish.pid
 
+    @property
+    def version(self) -> str:
+        """The engine's version as it reports it, e.g. ``15.1``."""
+        return self._engine.get_stockfish_major_minor_version()
+
     def best_move(self, board: chess.Board) -> Optional[chess.Move]:
         """Stockfish's move in ``board`` (None if the game is over there).
 

@@ -153,7 +153,7 @@ def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
                   "EXAMPLE_FEN": "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "BOARD_SIZE": 120}
     notebook = execute_notebook(REPO / "05_stockfish_compare.ipynb", parameters, tmp_path / "05.ipynb")
     text = stdout(notebook)
-    assert re.search(r"Stockfish \d+ at /", text)
+    assert re.search(r"Stockfish [\d.]+ at /", text)
     assert re.search(r"AI game\s+\d+ plies, checkmate", text)
     for scenario, positions in (("random_boards", 6), ("S_9", 4), ("all_S_n", 20)):
         assert f"{scenario} (KQvK): {positions} positions" in text
