@@ -63,9 +63,10 @@ def board_counts(table: DtmTable) -> Dict[int, int]:
     """``{n: number of distinct real boards in S_n}`` for every non-empty S_n."""
     counts: Dict[int, int] = {}
     for array in (table.dtm_white, table.dtm_black):
-        entries = np.flatnonzero(array != UNKNOWN)
-        for start in range(0, entries.size, BATCH):
-            index = entries[start : start + BATCH]
+        for start in range(0, array.size, BATCH):  # by index range: no table-sized temporaries
+            index = start + np.flatnonzero(array[start : start + BATCH] != UNKNOWN)
+            if not index.size:
+                continue
             per_n = np.bincount(array[index], weights=_board_weights(table.layout, index))
             for n in np.flatnonzero(per_n):
                 counts[int(n)] = counts.get(int(n), 0) + int(per_n[n])

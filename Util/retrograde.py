@@ -285,8 +285,11 @@ class _Engine:
 
     # ---- the plies ---------------------------------------------------------------------
     def mates(self) -> np.ndarray:
-        checked = np.flatnonzero(self.flags & _IN_CHECK)
-        return checked[self.black_move_values(checked) < 0]
+        mated = []
+        for start in range(0, self.layout.size, CHUNK):  # in chunks: all checks at once would need GBs
+            checked = start + np.flatnonzero(self.flags[start : start + CHUNK] & _IN_CHECK)
+            mated.append(checked[self.black_move_values(checked) < 0])
+        return np.concatenate(mated)
 
     def _valid(self, index: np.ndarray, flag: int) -> np.ndarray:
         return (self.flags[index] & flag) != 0
@@ -305,18 +308,35 @@ class _Engine:
         self._owner[index] = positions
         return index[self._owner[index] == positions]
 
-    def _ply(self, n: int, frontier: np.ndarray, predecessors, exits: _Exits, mark) -> np.ndarray:
-        """S_n: ``mark`` the predecessors of the frontier (in batches) and the exits deciding at n."""
-        found = [mark(n, predecessors(self.layout, part)) for part in _batches(frontier)]
-        found.append(mark(n, exits.at(n)))
-        new = np.sort(np.concatenate(found))
-        return new[np.r_[True, new[1:] != new[:-1]]] if new.size else new
+    def _ply(self, n: int, frontier: np.ndarray, predecessors, exits: _Exits, mark, side: np.ndarray) -> np.ndarray:
+        """S_n: ``mark`` the predecessors of the frontier (in batches) and the exits deciding at n.
+
+        Returns the new frontier, sorted, as int32.  A small S_n is collected
+        from the batches; a large one (more than 1/256 of the table) is read
+        back from ``side`` (the DTM array just marked), which needs neither
+        the pieces in memory at once nor a sort.
+        """
+        limit = max(1 << 20, self.layout.size >> 8)
+        found: Optional[List[np.ndarray]] = []
+        count = 0
+        for part in _batches(frontier):
+            new = mark(n, predecessors(self.layout, part))
+            count += new.size
+            found = found if found is not None and count <= limit else None
+            if found is not None:
+                found.append(new.astype(np.int32))
+        new = mark(n, exits.at(n))
+        if found is None or count + new.size > limit:
+            return _indices_equal(side, n)
+        found.append(new.astype(np.int32))
+        merged = np.sort(np.concatenate(found))
+        return merged[np.r_[True, merged[1:] != merged[:-1]]] if merged.size else merged
 
     def white_ply(self, n: int, frontier: np.ndarray, promotions: _Exits) -> np.ndarray:
-        return self._ply(n, frontier, white_predecessors, promotions, self._mark_white)
+        return self._ply(n, frontier, white_predecessors, promotions, self._mark_white, self.dtm_white)
 
     def black_ply(self, n: int, frontier: np.ndarray, captures: _Exits) -> np.ndarray:
-        return self._ply(n, frontier, black_predecessors, captures, self._mark_black)
+        return self._ply(n, frontier, black_predecessors, captures, self._mark_black, self.dtm_black)
 
     def _mark_white(self, n: int, candidates: np.ndarray) -> np.ndarray:
         candidates = candidates[self._valid(candidates, _VALID_WHITE) & (self.dtm_white[candidates] == UNKNOWN)]
@@ -334,9 +354,17 @@ class _Engine:
 
 
 def _batches(frontier: np.ndarray, size: int = 1 << 18):
-    """The frontier in slices, so that the predecessors of one slice fit in memory."""
+    """The frontier in slices (as int64 for the index arithmetic), so that the predecessors of one
+    slice fit in memory."""
     for start in range(0, frontier.size, size):
-        yield frontier[start : start + size]
+        yield frontier[start : start + size].astype(np.int64)
+
+
+def _indices_equal(values: np.ndarray, n: int, chunk: int = 1 << 24) -> np.ndarray:
+    """Sorted int32 indices where ``values == n``, found chunk by chunk (no table-sized temporaries)."""
+    parts = [np.flatnonzero(values[start : start + chunk] == n).astype(np.int32) + np.int32(start)
+             for start in range(0, values.size, chunk)]
+    return np.concatenate(parts) if parts else np.empty(0, np.int32)
 
 
 ProgressCallback = Callable[[int, int], None]
@@ -365,7 +393,7 @@ def compute_table(
     engine = _Engine(material, subtables)
     captures, promotions = engine.classify()
     if resume is None:
-        frontier = engine.mates()
+        frontier = engine.mates().astype(np.int32)
         engine.dtm_black[frontier] = 0
         n_done = 0
         if on_ply:
@@ -377,7 +405,7 @@ def compute_table(
         engine.dtm_white[:] = dtm_white
         engine.dtm_black[:] = dtm_black
         side = engine.dtm_black if n_done % 2 == 0 else engine.dtm_white
-        frontier = np.flatnonzero(side == n_done)
+        frontier = _indices_equal(side, n_done)
     last_exit = max(captures.last, promotions.last)
     n = n_done + 1
     while frontier.size or n <= last_exit:
