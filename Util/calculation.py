@@ -86,10 +86,17 @@ class TableStore:
             bar.update(1)
             bar.set_postfix_str(f"n={n} |S_n|={new} entries")
 
+        save_cost = [0.0]
+
         def checkpoint(n: int, dtm_white, dtm_black) -> None:
-            if checkpoint_path is not None and time.monotonic() - last_save[0] >= checkpoint_seconds:
+            # Every checkpoint_seconds, but at least 20 save-times apart: a 5-piece checkpoint
+            # compresses a GB, and saving must not cost more than about 5 % of the run.
+            wait = max(checkpoint_seconds, 20 * save_cost[0])
+            if checkpoint_path is not None and time.monotonic() - last_save[0] >= wait:
+                started = time.monotonic()
                 save_checkpoint(checkpoint_path, material, n, dtm_white, dtm_black)
                 last_save[0] = time.monotonic()
+                save_cost[0] = last_save[0] - started
 
         try:
             table = compute_table(material, subtables, resume=resume, on_ply=on_ply, checkpoint=checkpoint)
