@@ -26,7 +26,6 @@ another material's table, taken from the sequence's store.
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Tuple
@@ -368,13 +367,6 @@ def check_boards_in_correct_sequence(sequence: SnSequence, n: int, boards: Optio
             progress.update(1)
     result.seconds = time.perf_counter() - start
     return result
-
-
-def random_boards_of(sequence: SnSequence, count: int, seed: int = 0) -> List[int]:
-    """``count`` board integers drawn from all S_n together (for quick looks)."""
-    rng = random.Random(seed)
-    every = np.concatenate([_representatives(sequence.table, n) for n in range(len(sequence))])
-    return sorted(int(x) for x in rng.sample(list(every), min(count, every.size)))
 
 
 def check_every_s_n(check, sequence: SnSequence, *, every_board: bool = False, sample: Optional[int] = None,

@@ -193,19 +193,10 @@ class Game:
 
 
 def _game_end(board: chess.Board, ply_cap: int, plies: int) -> Optional[str]:
-    if board.is_checkmate():
-        return "checkmate"
-    if board.is_stalemate():
-        return "stalemate"
-    if board.is_insufficient_material():
-        return "insufficient material"
-    if board.is_fifty_moves():  # fifty moves by each side without capture or pawn move, played
-        return "fifty-move rule"
-    if board.is_repetition(3):  # the position stands for the third time (not merely claimable)
-        return "threefold repetition"
-    if plies >= ply_cap:
-        return f"ply cap ({ply_cap})"
-    return None
+    """Why a comparison game is over: the rules of chess (:func:`Util.game.game_end`) or the ply cap."""
+    from .game import game_end
+
+    return game_end(board) or (f"ply cap ({ply_cap})" if plies >= ply_cap else None)
 
 
 def ai_game(board: chess.Board, sequence: SnSequence, engine: GuardedStockfish, ply_cap: int = 300) -> Game:

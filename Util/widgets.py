@@ -67,10 +67,8 @@ class PlayWidget:
 
     def refresh(self) -> None:
         self.board_view.value = board_picture(self.session.board, self.size)
-        over = self.session.over
-        self.status.value = _html(self.session.status(), ERROR_STYLE if over and "Checkmate" not in
-                                  self.session.status() else "font-weight:bold")
-        self.text.disabled = self.execute_button.disabled = over
+        self.status.value = _html(self.session.status(), "font-weight:bold")
+        self.text.disabled = self.execute_button.disabled = self.session.over
         history = self.session.history
         self.files.value = _html(f"history: {history.path}  |  PGN: {history.pgn_path.name}", "color:#666")
 

@@ -110,6 +110,17 @@ def _entry(array, layout, value, off_diagonal=True, pick=0):
     return int(index[pick])
 
 
+def _white_board_moved(from_n, to_n):
+    """A change for :func:`_corrupted`: one White-to-move board of S_from_n claimed to be in S_to_n."""
+
+    def change(white, black, layout):
+        index = _entry(white, layout, from_n)
+        white[index] = to_n
+        return _fen_of(layout, index, True)
+
+    return change
+
+
 def _fen_of(layout, index, white_to_move):
     squares = [int(s[0]) for s in layout.decode(np.array([index]))]
     board = chess.Board(None)
@@ -139,12 +150,7 @@ def test_a_board_moved_to_a_higher_n_is_caught(sequence_of, gaviota_folder, tmp_
     """A White-to-move board of S_5 claimed to be in S_7: it still has a move into a lower S_m, so
     the first check passes it; but the quickest forced line is 5 plies, and Gaviota says 5."""
 
-    def change(white, black, layout):
-        index = _entry(white, layout, 5)
-        white[index] = 7
-        return _fen_of(layout, index, True)
-
-    sequence, fen = _corrupted(sequence_of("KQvK"), tmp_path, change)
+    sequence, fen = _corrupted(sequence_of("KQvK"), tmp_path, _white_board_moved(5, 7))
     caught = _run_all(sequence, gaviota_folder)
     assert fen in caught["check_boards_in_correct_sequence"]
     assert fen in caught["compare_with_gaviota"]
@@ -155,12 +161,7 @@ def test_a_board_moved_to_a_higher_n_is_caught(sequence_of, gaviota_folder, tmp_
 def test_a_board_moved_to_a_lower_n_is_caught(sequence_of, gaviota_folder, tmp_path):
     """A White-to-move board of S_7 claimed to be in S_5: no move of it reaches S_4 or lower."""
 
-    def change(white, black, layout):
-        index = _entry(white, layout, 7)
-        white[index] = 5
-        return _fen_of(layout, index, True)
-
-    sequence, fen = _corrupted(sequence_of("KRvK"), tmp_path, change)
+    sequence, fen = _corrupted(sequence_of("KRvK"), tmp_path, _white_board_moved(7, 5))
     caught = _run_all(sequence, gaviota_folder)
     assert fen in caught["every_move_of_sequence_in_lower"]
     assert fen in caught["check_boards_in_correct_sequence"]
