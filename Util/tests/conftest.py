@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from Util.calculation import TableStore
@@ -47,3 +49,12 @@ def syzygy():
     tablebase = open_syzygy(folder)
     yield tablebase
     tablebase.close()
+
+
+def missing_part(what: str) -> None:
+    """A program the setup installs is missing: a failure on Debian (where ``bash scripts/setup.sh``
+    installs it, so a skip would hide a broken setup), a skip with the reason elsewhere."""
+    message = f"{what} (bash scripts/setup.sh installs it on Debian)"
+    if Path("/etc/debian_version").exists():
+        pytest.fail(message)
+    pytest.skip(message)

@@ -3,6 +3,7 @@ types a move into the input box and presses Enter, as a person does."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ import pytest
 
 from Util.calculation import calculate
 from Util.series import inject_parameters
+from Util.tests.conftest import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -30,10 +32,11 @@ def _free_port() -> int:
 
 @pytest.fixture()
 def served_notebook(tmp_path):
-    pytest.importorskip("playwright.sync_api", reason="playwright is not installed (bash scripts/setup.sh installs it)")
-    pytest.importorskip("voila", reason="voila is not installed (bash scripts/setup.sh installs it)")
+    for module in ("playwright.sync_api", "voila"):
+        if importlib.util.find_spec(module.split(".")[0]) is None:
+            missing_part(f"the Python package {module.split('.')[0]} is not installed")
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)")
+        missing_part(f"no Chromium at {CHROMIUM} (or set CHROMIUM_PATH)")
     results, games = tmp_path / "results", tmp_path / "games"
     calculate("KQvK", results_dir=results, progress=False)
     notebook = nbformat.read(REPO / "03_play_against_ai.ipynb", as_version=4)

@@ -9,6 +9,7 @@ import pytest
 from Util.chessai_file import load_table
 from Util.expansion import board_counts
 from Util.series import NotebookCellError, execute_notebook, series_notebooks
+from Util.tests.conftest import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -147,7 +148,7 @@ def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
     try:
         find_stockfish()
     except StockfishMissing as missing:
-        pytest.skip(f"Stockfish unavailable: {missing}")
+        missing_part(f"Stockfish unavailable: {missing}")
     parameters = {"FILE": "KQvK", "RESULTS_DIR": str(tmp_path / "results"), "REPORT_DIR": str(tmp_path / "Tests"),
                   "DEPTH": 8, "RANDOM_BOARDS": 6, "SEQUENCE_INDEX": 9, "SEQUENCE_SAMPLE": 4, "ALL_SAMPLE": 1,
                   "EXAMPLE_FEN": "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "BOARD_SIZE": 120}

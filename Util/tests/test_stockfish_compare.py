@@ -11,6 +11,7 @@ import pytest
 
 from Util import stockfish_compare as sc
 from Util.parallel import core_count
+from Util.tests.conftest import missing_part
 
 FAST = sc.EngineSettings(depth=8, timeout_s=20)
 
@@ -20,7 +21,7 @@ def stockfish_path():
     try:
         return sc.find_stockfish()
     except sc.StockfishMissing as missing:
-        pytest.skip(f"Stockfish unavailable: {missing}")
+        missing_part(f"Stockfish unavailable: {missing}")
 
 
 def _assert_honest(report, positions):
