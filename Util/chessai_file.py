@@ -154,7 +154,8 @@ def _read_payload(path: Path) -> dict:
     return payload
 
 
-def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np.ndarray]:
+def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np.ndarray, set]:
+    """Material, both DTM arrays (duplicates restored) and the set of n that occur, after every check."""
     def fail(reason: str) -> ChessAIFileError:
         return ChessAIFileError(f"{path}: {reason}")
 
@@ -177,9 +178,19 @@ def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np
     dtm_black = np.frombuffer(black, dtype=np.uint8).copy()
     layout.restore_duplicates(dtm_white)
     layout.restore_duplicates(dtm_black)
-    if np.any((dtm_white != UNKNOWN) & (dtm_white % 2 == 0)) or np.any((dtm_black != UNKNOWN) & (dtm_black % 2 == 1)):
+    white_n, black_n = _values_present(dtm_white), _values_present(dtm_black)
+    if any(n % 2 == 0 for n in white_n) or any(n % 2 == 1 for n in black_n):
         raise fail("the S_n data breaks the rule that odd n are White to move and even n Black to move")
-    return material, dtm_white, dtm_black
+    return material, dtm_white, dtm_black, white_n | black_n
+
+
+def _values_present(values: np.ndarray, chunk: int = 1 << 24) -> set:
+    """The n (not UNKNOWN) that occur in ``values``; counted chunk by chunk, which is several times
+    faster than one bincount over a 5-piece table (and needs no table-sized temporary)."""
+    counts = np.zeros(256, dtype=np.int64)
+    for start in range(0, values.size, chunk):
+        counts += np.bincount(values[start : start + chunk], minlength=256)
+    return set(np.flatnonzero(counts).tolist()) - {UNKNOWN}
 
 
 def load_table(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int]]:
@@ -188,12 +199,11 @@ def load_table(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int]]:
     payload = _read_payload(path)
     if payload.get("kind") != "table":
         raise ChessAIFileError(f"{path}: this is a {payload.get('kind')!r} file, not a finished table")
-    material, dtm_white, dtm_black = _checked_arrays(path, payload)
+    material, dtm_white, dtm_black, present = _checked_arrays(path, payload)
     counts = payload.get("board_counts")
     if not isinstance(counts, dict) or not all(isinstance(k, int) and isinstance(v, int) for k, v in counts.items()):
         raise ChessAIFileError(f"{path}: the board counts are missing or malformed")
-    present = np.flatnonzero(np.bincount(dtm_white, minlength=256) + np.bincount(dtm_black, minlength=256))
-    if set(counts) != set(present.tolist()) - {UNKNOWN}:
+    if set(counts) != present:
         raise ChessAIFileError(f"{path}: the board counts do not match the S_n data: the file was altered")
     return DtmTable(material, dtm_white, dtm_black), counts
 
@@ -204,7 +214,7 @@ def load_checkpoint(path: os.PathLike, material: Material) -> Optional[Tuple[int
     payload = _read_payload(path)
     if payload.get("kind") != "checkpoint" or not isinstance(payload.get("n_done"), int):
         raise ChessAIFileError(f"{path}: not a checkpoint of a calculation")
-    found, dtm_white, dtm_black = _checked_arrays(path, payload)
+    found, dtm_white, dtm_black, _ = _checked_arrays(path, payload)
     if found != material:
         raise ChessAIFileError(f"{path}: a checkpoint of {found}, not of {material}")
     return payload["n_done"], dtm_white, dtm_black

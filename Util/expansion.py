@@ -20,6 +20,7 @@ import numpy as np
 
 from .board_int import encode_integers
 from .layout import Layout
+from .parallel import Threads
 from .retrograde import UNKNOWN, DtmTable
 from .symmetry import INVERSE, TRANSFORMS
 
@@ -61,16 +62,15 @@ def _board_weights(layout: Layout, index: np.ndarray) -> np.ndarray:
 
 def board_counts(table: DtmTable) -> Dict[int, int]:
     """``{n: number of distinct real boards in S_n}`` for every non-empty S_n."""
-    counts: Dict[int, int] = {}
-    for array in (table.dtm_white, table.dtm_black):
-        for start in range(0, array.size, BATCH):  # by index range: no table-sized temporaries
-            index = start + np.flatnonzero(array[start : start + BATCH] != UNKNOWN)
-            if not index.size:
-                continue
-            per_n = np.bincount(array[index], weights=_board_weights(table.layout, index))
-            for n in np.flatnonzero(per_n):
-                counts[int(n)] = counts.get(int(n), 0) + int(per_n[n])
-    return dict(sorted(counts.items()))
+    def count(job: Tuple[np.ndarray, int]) -> np.ndarray:  # by index range: no table-sized temporaries
+        array, start = job
+        index = start + np.flatnonzero(array[start : start + BATCH] != UNKNOWN)
+        return np.bincount(array[index], weights=_board_weights(table.layout, index), minlength=UNKNOWN)
+
+    jobs = [(array, start) for array in (table.dtm_white, table.dtm_black) for start in range(0, array.size, BATCH)]
+    with Threads() as threads:
+        per_n = np.sum(threads.map(count, jobs), axis=0)
+    return {int(n): int(per_n[n]) for n in np.flatnonzero(per_n)}
 
 
 def boards_in_s_n(table: DtmTable, n: int) -> np.ndarray:

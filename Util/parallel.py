@@ -1,6 +1,6 @@
-"""Work spread over all cores, one process per core, with a progress bar.
+"""Work spread over all cores: processes with a progress bar, or threads for numpy work.
 
-Workers are forked, so they share the parent's tables without copying or
+:func:`map_chunks` forks one process per core.  Workers are forked, so they share the parent's tables without copying or
 pickling them; each worker opens its own tablebase prober (a C prober's
 open files must not be shared between processes).  Where ``fork`` is not
 available (Windows), or with one core, the work runs in this process.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence
 
 from tqdm.auto import tqdm
@@ -60,3 +61,31 @@ def _tracked(results: Iterator[Any], sizes: List[int], bar) -> Iterator[Any]:
     for result, size in zip(results, sizes):
         bar.update(size)
         yield result
+
+
+class Threads:
+    """Runs independent pieces of numpy work on ``count`` threads; results in order.
+
+    Threads suffice where the work is numpy's: it releases the interpreter
+    lock inside its loops, and threads share the arrays without copying.
+    """
+
+    def __init__(self, count: Optional[int] = None):
+        self.count = max(1, count or core_count())
+        self._pool = ThreadPoolExecutor(self.count, thread_name_prefix="numpy-work") if self.count > 1 else None
+
+    def map(self, function: Callable[[Any], Any], items: Iterable[Any]) -> List[Any]:
+        items = list(items)
+        if self._pool is None or len(items) < 2:
+            return [function(item) for item in items]
+        return list(self._pool.map(function, items))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+
+    def __enter__(self) -> "Threads":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -18,11 +18,21 @@ but on integer indices in numpy arrays instead of sets of Boards:
 
 Only the newest S_n (the frontier) is touched each ply, never the whole
 array, which is what makes it fast.
+
+**Both cores.**  Within one ply the frontier's pieces are independent:
+marking only ever writes n into positions still unknown, and the forward
+check of a black candidate reads only the other side's array, which this
+ply does not change.  So the pieces run on threads, one per core (numpy
+releases the interpreter lock inside its loops).  Two threads may find the
+same position; the new S_n is deduplicated, so the result does not depend
+on the order in which the threads ran.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -30,12 +40,15 @@ import numpy as np
 from .geometry import KING_ADJACENT, KING_STEP, KNIGHT_STEP, RANK_OF, RAYS
 from .layout import Layout
 from .material import PIECE_ORDER, PROMOTION_LETTERS, Material
-from .rules import black_to_move_legal_and_check, occupancy, white_to_move_legal
+from .parallel import Threads, core_count
+from .rules import legality, occupancy, white_to_move_legal
 
 #: DTM value of a position that is in no S_n.
 UNKNOWN = 255
 #: Positions handled per step when a pass touches the whole index space.
 CHUNK = 1 << 20
+#: Largest piece of a frontier handed to one thread (its predecessors must fit in memory).
+BATCH = 1 << 18
 
 
 @dataclass
@@ -75,29 +88,38 @@ def _is_empty(occ: np.ndarray, target: np.ndarray) -> np.ndarray:
     return (occ & _BIT_OR_BLOCKED[target]) == 0
 
 
-def _retro_targets(letter: str, square: np.ndarray, occ: np.ndarray):
-    """Yield ``(rows, origin)``: positions ``rows`` whose white ``letter`` on ``square`` may have come from ``origin``."""
+#: ``_RAY_STEPS[letter][d, k]``: per square, the square k+1 steps away in direction d (-1: off the board),
+#: as contiguous int64 rows: a flat take is several times faster than indexing RAYS[letter][s, d, k].
+_RAY_STEPS = {letter: np.ascontiguousarray(rays.transpose(1, 2, 0)).astype(np.int64) for letter, rays in RAYS.items()}
+#: The same for one king or knight step: ``_STEPS[letter][d]`` is a 64-entry row.
+_STEPS = {"K": np.ascontiguousarray(KING_STEP.T).astype(np.int64), "N": np.ascontiguousarray(KNIGHT_STEP.T).astype(np.int64)}
+
+
+def _piece_moves(letter: str, square: np.ndarray, occ: np.ndarray, backward: bool = True):
+    """Yield ``(rows, other)``: in positions ``rows`` the white ``letter`` on ``square`` may have come from
+    ``other`` (``backward``), or may go to ``other``.  Only pawns move differently backwards; a pawn
+    push to the last rank is a promotion, which the engine handles as an exit, so it is left out."""
     if letter in ("K", "N"):
-        table = KING_STEP if letter == "K" else KNIGHT_STEP
-        for d in range(8):
-            origin = table[square, d].astype(np.int64)
+        for step in _STEPS[letter]:
+            origin = np.take(step, square)
             rows = np.flatnonzero(_is_empty(occ, origin))
             yield rows, origin[rows]
     elif letter == "P":
         rank = RANK_OF[square]
-        one = np.where(rank >= 2, square.astype(np.int64) - 8, -1)
+        step, first, double_from = (-8, rank >= 2, 3) if backward else (8, rank <= 5, 1)
+        one = np.where(first, square.astype(np.int64) + step, -1)
         one_ok = _is_empty(occ, one)
         rows = np.flatnonzero(one_ok)
         yield rows, one[rows]
-        two = np.where((rank == 3) & one_ok, square.astype(np.int64) - 16, -1)
+        two = np.where((rank == double_from) & one_ok, square.astype(np.int64) + 2 * step, -1)
         rows = np.flatnonzero(_is_empty(occ, two))
         yield rows, two[rows]
     else:
-        rays = RAYS[letter]
-        for d in range(rays.shape[1]):
+        rays = _RAY_STEPS[letter]
+        for d in range(rays.shape[0]):
             rows = np.arange(square.size)
             for k in range(7):
-                origin = rays[square[rows], d, k].astype(np.int64)
+                origin = np.take(rays[d, k], square[rows])
                 keep = _is_empty(occ[rows], origin)
                 rows, origin = rows[keep], origin[keep]
                 if not rows.size:
@@ -113,17 +135,37 @@ def white_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
     for i, letter in enumerate(layout.letters):
         if i == 1:
             continue
-        for rows, origin in _retro_targets(letter, squares[i], occ):
+        base = frontier - squares[i].astype(np.int64) * layout.strides[i]  # the index without piece i
+        for rows, origin in _piece_moves(letter, squares[i], occ):
             if not rows.size:
                 continue
-            if i == 0:  # the white king may leave the canonical squares: fold again
-                moved = [s[rows] for s in squares]
-                moved[0] = origin
-                folded = layout.encode_canonical(moved)
-                found += [folded, layout.diagonal_twins(folded)]
+            if i == 0:
+                moved = _king_moved(layout, squares, frontier, rows, origin)
+                # a king on the a1-h8 diagonal: both mirror entries are kept, so both get the value
+                found += [moved, layout.diagonal_twins(moved)]
             else:
-                found.append(frontier[rows] + (origin - squares[i][rows]) * layout.strides[i])
+                found.append(base[rows] + origin * layout.strides[i])
     return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+
+
+def _king_moved(layout: Layout, squares: List[np.ndarray], index: np.ndarray, rows: np.ndarray,
+                target: np.ndarray) -> np.ndarray:
+    """Indices of positions ``index[rows]`` with the white king put on ``target`` (one per row).
+
+    A king that stays on the canonical squares only changes its slot; one
+    that leaves them is folded back by symmetry.
+    """
+    slot = layout.slot_of_square[target]
+    stays = slot >= 0
+    moved = np.empty(rows.size, dtype=np.int64)
+    kept = rows[stays]
+    moved[stays] = index[kept] + (slot[stays] - layout.slot_of_square[squares[0][kept]]) * layout.strides[0]
+    leaving = rows[~stays]
+    if leaving.size:
+        pieces = [s[leaving] for s in squares]
+        pieces[0] = target[~stays]
+        moved[~stays] = layout.encode_canonical(pieces)
+    return moved
 
 
 def black_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
@@ -133,7 +175,7 @@ def black_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
     king = squares[1]
     found = []
     for d in range(8):
-        origin = KING_STEP[king, d].astype(np.int64)
+        origin = np.take(_STEPS["K"][d], king)
         ok = _is_empty(occ, origin)
         found.append(frontier[ok] + (origin[ok] - king[ok]) * layout.strides[1])
     return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
@@ -162,19 +204,25 @@ class _Exits:
         return int(finite.max()) if finite.size else -1
 
 
-#: Bits of ``_Engine.flags``: one byte per index instead of three boolean arrays.
-_VALID_WHITE, _VALID_BLACK, _IN_CHECK = 1, 2, 4
+#: DTM value, inside the engine only, of an index that is no legal position with that side to move.
+#: Legality then costs no extra look-up: "undecided and legal" is one comparison with UNKNOWN.
+#: Outside the engine (tables, checkpoints) such indices hold UNKNOWN.
+ILLEGAL = 254
 
 
 class _Engine:
     """One table's computation; see the module docstring."""
 
-    def __init__(self, material: Material, subtables: Dict[Material, DtmTable]):
+    def __init__(self, material: Material, subtables: Dict[Material, DtmTable], threads: "Threads"):
         self.material = material
+        self.threads = threads
         self.layout = Layout(material)
         self.subtables = subtables
         size = self.layout.size
-        self.flags = np.zeros(size, dtype=np.uint8)  # _VALID_WHITE | _VALID_BLACK | _IN_CHECK per index
+        self._in_check = np.zeros(-(-size // 8), dtype=np.uint8)  # one bit per index, until the mates are found
+        # Black to move: 0 = no legal capture, else 1 + the largest sub-table DTM a capture reaches
+        # (UNKNOWN: a capture escapes).  Found once, so the forward checks need not redo captures.
+        self.capture_exit = np.zeros(size, dtype=np.uint8)
         self.dtm_white = np.full(size, UNKNOWN, dtype=np.uint8)
         self.dtm_black = np.full(size, UNKNOWN, dtype=np.uint8)
         self._owner = np.zeros(size, dtype=np.uint8)  # scratch for _distinct; contents never matter
@@ -182,28 +230,33 @@ class _Engine:
     # ---- whole-space passes, done once -------------------------------------------------
     def classify(self) -> Tuple[_Exits, _Exits]:
         """Legality of every index, and the exits into other tables."""
+        parts = self.threads.map(self._classify_range, _spans(self.layout.size, CHUNK))
+        captures = _Exits.of([p[0] for p in parts], [p[1] for p in parts])
+        promotions = _Exits.of([p[2] for p in parts], [p[3] for p in parts])
+        return captures, promotions
+
+    def _classify_range(self, span: Tuple[int, int]) -> Tuple[np.ndarray, ...]:
+        """Legality, check and capture exit of the indices in ``span``; their capture exits and promotion
+        exits (index, value)."""
         letters = self.layout.letters
-        capture_idx, capture_val, promo_idx, promo_val = [], [], [], []
-        for start in range(0, self.layout.size, CHUNK):
-            index = np.arange(start, min(start + CHUNK, self.layout.size), dtype=np.int64)
-            squares = self.layout.decode(index)
-            white_ok = white_to_move_legal(letters, squares)
-            black_ok, check = black_to_move_legal_and_check(letters, squares)
-            self.flags[index] = (white_ok * _VALID_WHITE) | (black_ok * _VALID_BLACK) | ((check & black_ok) * _IN_CHECK)
-            b = index[black_ok]
-            worst = self._capture_values(b, [s[black_ok] for s in squares])
-            has = worst >= 0
-            capture_idx.append(b[has].astype(np.int32))
-            capture_val.append(np.minimum(worst[has].astype(np.int64) + 1, UNKNOWN).astype(np.uint8))
-            if self.material.has_pawns:
-                w = index[white_ok]
-                best = self._promotion_values(w, [s[white_ok] for s in squares])
-                has = best != UNKNOWN
-                promo_idx.append(w[has].astype(np.int32))
-                promo_val.append(best[has].astype(np.uint8))
-        captures = _Exits.of(capture_idx, capture_val)
-        promos = _Exits.of(promo_idx, promo_val)
-        return captures, promos
+        index = np.arange(*span, dtype=np.int64)
+        squares = self.layout.decode(index)
+        white_ok, black_ok, check = legality(letters, squares)
+        self.dtm_white[index] = np.where(white_ok, UNKNOWN, ILLEGAL)
+        self.dtm_black[index] = np.where(black_ok, UNKNOWN, ILLEGAL)
+        self._in_check[span[0] // 8 : -(-span[1] // 8)] = np.packbits(check & black_ok)
+        b = index[black_ok]
+        worst = self._capture_values(b, [s[black_ok] for s in squares])
+        has = worst >= 0
+        capture_index = b[has].astype(np.int32)
+        capture_value = np.minimum(worst[has].astype(np.int64) + 1, UNKNOWN).astype(np.uint8)
+        self.capture_exit[capture_index] = capture_value
+        if not self.material.has_pawns:
+            return capture_index, capture_value, np.empty(0, np.int32), np.empty(0, np.uint8)
+        w = index[white_ok]
+        best = self._promotion_values(w, [s[white_ok] for s in squares])
+        has = best != UNKNOWN
+        return capture_index, capture_value, w[has].astype(np.int32), best[has].astype(np.uint8)
 
     def _capture_children(self, squares: List[np.ndarray], i: int, target: np.ndarray):
         """Sub-table, squares and legality after the black king takes piece i on ``target``."""
@@ -259,17 +312,15 @@ class _Engine:
         white_pieces = occupancy(squares[2:]) if self.layout.piece_count > 2 else np.zeros(index.shape, np.uint64)
         worst = np.full(index.shape, -1, dtype=np.int16)
         for d in range(8):
-            target = KING_STEP[king, d].astype(np.int64)
+            target = np.take(_STEPS["K"][d], king)
             takes = (white_pieces & _BIT_OR_BLOCKED[target]) != 0
             quiet = (target >= 0) & ~takes
             child = np.where(quiet, index + (target - king) * self.layout.strides[1], 0)
-            legal = quiet & self._valid(child, _VALID_WHITE)
-            np.maximum(worst, np.where(legal, self.dtm_white[child].astype(np.int16), np.int16(-1)), out=worst)
-            takes &= target >= 0
-            if takes.any():
-                rows = np.flatnonzero(takes)
-                worst[rows] = np.maximum(worst[rows], self._capture_move_values(squares, rows, target[rows]))
-        return worst
+            value = self.dtm_white[child]
+            legal = quiet & (value != ILLEGAL)
+            np.maximum(worst, np.where(legal, value.astype(np.int16), np.int16(-1)), out=worst)
+        exit_value = self.capture_exit[index].astype(np.int16)
+        return np.maximum(worst, np.where(exit_value == UNKNOWN, exit_value, exit_value - 1))
 
     def _capture_move_values(self, squares: List[np.ndarray], rows: np.ndarray, target: np.ndarray) -> np.ndarray:
         """DTM after the black king takes the white piece on ``target`` (-1 where the capture is illegal)."""
@@ -285,14 +336,35 @@ class _Engine:
 
     # ---- the plies ---------------------------------------------------------------------
     def mates(self) -> np.ndarray:
-        mated = []
-        for start in range(0, self.layout.size, CHUNK):  # in chunks: all checks at once would need GBs
-            checked = start + np.flatnonzero(self.flags[start : start + CHUNK] & _IN_CHECK)
-            mated.append(checked[self.black_move_values(checked) < 0])
-        return np.concatenate(mated)
+        def mated(span: Tuple[int, int]) -> np.ndarray:  # in chunks: all checks at once would need GBs
+            bits = np.unpackbits(self._in_check[span[0] // 8 : -(-span[1] // 8)], count=span[1] - span[0])
+            checked = span[0] + np.flatnonzero(bits)
+            return checked[self.black_move_values(checked) < 0]
 
-    def _valid(self, index: np.ndarray, flag: int) -> np.ndarray:
-        return (self.flags[index] & flag) != 0
+        return np.concatenate(self.threads.map(mated, _spans(self.layout.size, CHUNK)))
+
+    def forget_checks(self) -> None:
+        """Free the in-check bits: only the mates need them."""
+        self._in_check = None
+
+    def take_values(self, dtm_white: np.ndarray, dtm_black: np.ndarray) -> None:
+        """Adopt the values of a checkpoint (UNKNOWN there leaves this engine's ILLEGAL marks alone)."""
+        for mine, theirs in ((self.dtm_white, dtm_white), (self.dtm_black, dtm_black)):
+            for start, stop in _spans(mine.size, CHUNK):
+                known = theirs[start:stop] != UNKNOWN
+                mine[start:stop][known] = theirs[start:stop][known]
+
+    def public_arrays(self) -> Tuple[np.ndarray, np.ndarray]:
+        """Copies of both DTM arrays with ILLEGAL shown as UNKNOWN, as tables and checkpoints hold them."""
+        return tuple(np.where(a == ILLEGAL, np.uint8(UNKNOWN), a) for a in (self.dtm_white, self.dtm_black))
+
+    def publish(self) -> None:
+        """Turn ILLEGAL into UNKNOWN in place, at the end (chunk by chunk, on all threads)."""
+        def clear(job: Tuple[np.ndarray, Tuple[int, int]]) -> None:
+            part = job[0][job[1][0] : job[1][1]]
+            part[part == ILLEGAL] = UNKNOWN
+
+        self.threads.map(clear, [(a, span) for a in (self.dtm_white, self.dtm_black) for span in _spans(a.size, CHUNK)])
 
     def _distinct(self, index: np.ndarray) -> np.ndarray:
         """``index`` almost without repeats (in no particular order).
@@ -308,67 +380,123 @@ class _Engine:
         self._owner[index] = positions
         return index[self._owner[index] == positions]
 
-    def _ply(self, n: int, frontier: np.ndarray, predecessors, exits: _Exits, mark, side: np.ndarray) -> np.ndarray:
-        """S_n: ``mark`` the predecessors of the frontier (in batches) and the exits deciding at n.
-
-        Returns the new frontier, sorted, as int32.  A small S_n is collected
-        from the batches; a large one (more than 1/256 of the table) is read
-        back from ``side`` (the DTM array just marked), which needs neither
-        the pieces in memory at once nor a sort.
-        """
-        limit = max(1 << 20, self.layout.size >> 8)
-        found: Optional[List[np.ndarray]] = []
-        count = 0
-        for part in _batches(frontier):
-            new = mark(n, predecessors(self.layout, part))
-            count += new.size
-            found = found if found is not None and count <= limit else None
-            if found is not None:
-                found.append(new.astype(np.int32))
-        new = mark(n, exits.at(n))
-        if found is None or count + new.size > limit:
-            return _indices_equal(side, n)
-        found.append(new.astype(np.int32))
-        merged = np.sort(np.concatenate(found))
-        return merged[np.r_[True, merged[1:] != merged[:-1]]] if merged.size else merged
-
     def white_ply(self, n: int, frontier: np.ndarray, promotions: _Exits) -> np.ndarray:
-        return self._ply(n, frontier, white_predecessors, promotions, self._mark_white, self.dtm_white)
+        """S_n for odd n: the undecided positions with a move into S_(n-1) (or a promotion deciding at n).
+
+        Usually found backwards, from the frontier S_(n-1).  When S_(n-1)
+        is larger than what is still undecided (the middle plies of a
+        5-piece table, where most positions are decided in a few plies),
+        the undecided positions look forwards instead: less work.
+        """
+        if self._pulling_is_cheaper(frontier):
+            jobs = [partial(self._pull_white, n, span) for span in _spans(self.layout.size, CHUNK)]
+        else:
+            jobs = self._push_jobs(n, frontier, white_predecessors, self._mark_white)
+        jobs += self._push_jobs(n, promotions.at(n), None, self._mark_white)
+        return self._collect(jobs, self.dtm_white, n)
+
+    def _pulling_is_cheaper(self, frontier: np.ndarray) -> bool:
+        """Fewer undecided White-to-move positions than frontier positions (only counted for a large frontier)."""
+        return frontier.size * 8 > self.layout.size and self._count(self.dtm_white, UNKNOWN) < frontier.size
 
     def black_ply(self, n: int, frontier: np.ndarray, captures: _Exits) -> np.ndarray:
-        return self._ply(n, frontier, black_predecessors, captures, self._mark_black, self.dtm_black)
+        """S_n for even n: predecessors of S_(n-1) (and capture exits) whose every move loses by n."""
+        jobs = self._push_jobs(n, frontier, black_predecessors, self._mark_black)
+        jobs += self._push_jobs(n, captures.at(n), None, self._mark_black)
+        return self._collect(jobs, self.dtm_black, n)
+
+    def _push_jobs(self, n: int, positions: np.ndarray, predecessors, mark) -> List[Callable[[], np.ndarray]]:
+        """Jobs that ``mark`` the predecessors of ``positions`` (the positions themselves if None), piece by piece."""
+        def job(start: int, stop: int) -> np.ndarray:
+            part = positions[start:stop].astype(np.int64)
+            return mark(n, part if predecessors is None else predecessors(self.layout, part))
+
+        return [partial(job, *span) for span in _spans(positions.size, self._batch(positions.size))]
+
+    def _collect(self, jobs: List[Callable[[], np.ndarray]], side: np.ndarray, n: int) -> np.ndarray:
+        """Run the jobs on all threads; the new S_n (sorted int32 indices) they marked in ``side``.
+
+        A small S_n is collected from the jobs; a large one (more than 1/256
+        of the table) is read back from ``side``, which needs neither the
+        pieces in memory at once nor a sort.
+        """
+        limit = max(1 << 20, self.layout.size >> 8)
+        count, lock = [0], threading.Lock()
+
+        def run(job: Callable[[], np.ndarray]) -> Optional[np.ndarray]:
+            new = job()
+            with lock:
+                count[0] += new.size
+                small = count[0] <= limit
+            return new.astype(np.int32) if small else None
+
+        found = self.threads.map(run, jobs)
+        if count[0] > limit:
+            return _indices_equal(side, n, self.threads)
+        merged = np.sort(np.concatenate(found)) if found else np.empty(0, np.int32)
+        return merged[np.r_[True, merged[1:] != merged[:-1]]] if merged.size else merged
+
+    def _batch(self, size: int) -> int:
+        """Piece size: at most BATCH, small enough that every thread gets a few pieces."""
+        return max(1 << 12, min(BATCH, -(-size // (4 * self.threads.count))))
+
+    def _count(self, values: np.ndarray, n: int) -> int:
+        """How many entries of ``values`` equal n (chunk by chunk, on all threads)."""
+        return sum(self.threads.map(lambda span: int(np.count_nonzero(values[span[0] : span[1]] == n)),
+                                    _spans(values.size, CHUNK)))
+
+    def _pull_white(self, n: int, span: Tuple[int, int]) -> np.ndarray:
+        """Mark n on the undecided White-to-move positions in ``span`` that have a move into S_(n-1)."""
+        undecided = span[0] + np.flatnonzero(self.dtm_white[span[0] : span[1]] == UNKNOWN)
+        squares = self.layout.decode(undecided)
+        occ = occupancy(squares)
+        wins = np.zeros(undecided.size, dtype=bool)
+        for i, letter in enumerate(self.layout.letters):
+            if i == 1:
+                continue
+            base = undecided - squares[i].astype(np.int64) * self.layout.strides[i]
+            for rows, target in _piece_moves(letter, squares[i], occ, backward=False):
+                if i == 0:
+                    child = _king_moved(self.layout, squares, undecided, rows, target)
+                else:
+                    child = base[rows] + target * self.layout.strides[i]
+                wins[rows[self.dtm_black[child] == n - 1]] = True
+        new = undecided[wins]
+        self.dtm_white[new] = n
+        return new
 
     def _mark_white(self, n: int, candidates: np.ndarray) -> np.ndarray:
-        candidates = candidates[self._valid(candidates, _VALID_WHITE) & (self.dtm_white[candidates] == UNKNOWN)]
+        candidates = candidates[self.dtm_white[candidates] == UNKNOWN]
         candidates = self._distinct(candidates)
         self.dtm_white[candidates] = n
         return candidates
 
     def _mark_black(self, n: int, candidates: np.ndarray) -> np.ndarray:
         """Candidates whose every move leads into a set found already; a failed one may come again later."""
-        candidates = candidates[self._valid(candidates, _VALID_BLACK) & (self.dtm_black[candidates] == UNKNOWN)]
+        candidates = candidates[self.dtm_black[candidates] == UNKNOWN]
         candidates = self._distinct(candidates)
         candidates = candidates[self.black_move_values(candidates) == n - 1]
         self.dtm_black[candidates] = n
         return candidates
 
 
-def _batches(frontier: np.ndarray, size: int = 1 << 18):
-    """The frontier in slices (as int64 for the index arithmetic), so that the predecessors of one
-    slice fit in memory."""
-    for start in range(0, frontier.size, size):
-        yield frontier[start : start + size].astype(np.int64)
+def _spans(total: int, step: int) -> List[Tuple[int, int]]:
+    """``(start, stop)`` pieces of ``range(total)``, ``step`` long (the last may be shorter)."""
+    return [(start, min(start + step, total)) for start in range(0, total, step)]
 
 
-def _indices_equal(values: np.ndarray, n: int, chunk: int = 1 << 24) -> np.ndarray:
+def _indices_equal(values: np.ndarray, n: int, threads: Optional[Threads] = None, chunk: int = 1 << 24) -> np.ndarray:
     """Sorted int32 indices where ``values == n``, found chunk by chunk (no table-sized temporaries)."""
-    parts = [np.flatnonzero(values[start : start + chunk] == n).astype(np.int32) + np.int32(start)
-             for start in range(0, values.size, chunk)]
+    def find(span: Tuple[int, int]) -> np.ndarray:
+        return np.flatnonzero(values[span[0] : span[1]] == n).astype(np.int32) + np.int32(span[0])
+
+    parts = (threads or Threads(1)).map(find, _spans(values.size, chunk))
     return np.concatenate(parts) if parts else np.empty(0, np.int32)
 
 
 ProgressCallback = Callable[[int, int], None]
-CheckpointCallback = Callable[[int, np.ndarray, np.ndarray], None]
+#: ``checkpoint(n, arrays)``: ply n is finished; ``arrays()`` gives copies of (dtm_white, dtm_black) to save.
+CheckpointCallback = Callable[[int, Callable[[], Tuple[np.ndarray, np.ndarray]]], None]
 
 
 def compute_table(
@@ -378,19 +506,32 @@ def compute_table(
     resume: Optional[Tuple[int, np.ndarray, np.ndarray]] = None,
     on_ply: Optional[ProgressCallback] = None,
     checkpoint: Optional[CheckpointCallback] = None,
+    threads: Optional[int] = None,
 ) -> DtmTable:
     """Compute every S_n of ``material``.
 
     ``subtables`` must hold every material of ``material.dependencies()``.
     ``resume=(n_done, dtm_white, dtm_black)`` continues a calculation whose
     plies up to ``n_done`` were finished (from a checkpoint).  ``on_ply(n,
-    size_of_S_n)`` is called after each ply, ``checkpoint(n, dtm_white,
-    dtm_black)`` too, so the caller may save progress.
+    size_of_S_n)`` is called after each ply, ``checkpoint(n, arrays)`` too,
+    so the caller may save progress: ``arrays()`` returns copies of both DTM
+    arrays as they stand (made only when asked for: 1 GB for a 5-piece
+    table with a pawn).  ``threads``: how many
+    cores to use (default: all this process may run on); the result is the
+    same for any number.
     """
     missing = [str(m) for m in material.dependencies() if m not in subtables]
     if missing:
         raise ValueError(f"{material} needs the tables {', '.join(missing)} first")
-    engine = _Engine(material, subtables)
+    pool = Threads(threads or core_count())
+    try:
+        return _run(_Engine(material, subtables, pool), resume, on_ply, checkpoint)
+    finally:
+        pool.close()
+
+
+def _run(engine: _Engine, resume, on_ply, checkpoint) -> DtmTable:
+    """The plies of :func:`compute_table`, from the mates (or the checkpoint) to the last S_n."""
     captures, promotions = engine.classify()
     if resume is None:
         frontier = engine.mates().astype(np.int32)
@@ -399,13 +540,13 @@ def compute_table(
         if on_ply:
             on_ply(0, frontier.size)
         if checkpoint:
-            checkpoint(0, engine.dtm_white, engine.dtm_black)
+            checkpoint(0, engine.public_arrays)
     else:
         n_done, dtm_white, dtm_black = resume
-        engine.dtm_white[:] = dtm_white
-        engine.dtm_black[:] = dtm_black
+        engine.take_values(dtm_white, dtm_black)
         side = engine.dtm_black if n_done % 2 == 0 else engine.dtm_white
-        frontier = _indices_equal(side, n_done)
+        frontier = _indices_equal(side, n_done, engine.threads)
+    engine.forget_checks()
     last_exit = max(captures.last, promotions.last)
     n = n_done + 1
     while frontier.size or n <= last_exit:
@@ -416,6 +557,9 @@ def compute_table(
         if on_ply:
             on_ply(n, frontier.size)
         if checkpoint:
-            checkpoint(n, engine.dtm_white, engine.dtm_black)
+            checkpoint(n, engine.public_arrays)
         n += 1
-    return DtmTable(material, engine.dtm_white, engine.dtm_black)
+        if n == ILLEGAL:
+            raise RuntimeError(f"{engine.material}: mates longer than {ILLEGAL - 1} plies do not fit the DTM arrays")
+    engine.publish()
+    return DtmTable(engine.material, engine.dtm_white, engine.dtm_black)
