@@ -24,7 +24,10 @@ def _cmd_calculate(args) -> int:
     path = calculate(args.material, args.out, progress=not args.quiet, checkpoint_seconds=args.checkpoint_seconds,
                      fresh=args.fresh)
     table, counts = load_table(path)
-    print(f"{table.material}: {sum(counts.values())} boards in S_0..S_{table.max_n}, written to {path}")
+    if table.max_n < 0:  # KNvK and the like: no S_n at all
+        print(f"{table.material}: 0 boards in any S_n (White cannot force mate), written to {path}")
+    else:
+        print(f"{table.material}: {sum(counts.values())} boards in S_0..S_{table.max_n}, written to {path}")
     return 0
 
 

@@ -62,6 +62,12 @@ def test_probe_reports_bad_lines_and_still_answers_the_rest(kqk):
     assert "FEN 3" in result.stderr and "KRvK" in result.stderr
 
 
+def test_calculate_says_so_when_white_cannot_force_mate(tmp_path):
+    result = run_cli("calculate", "KNvK", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("KNvK: 0 boards in any S_n (White cannot force mate), written to")
+
+
 def test_bad_material_and_missing_file_give_clear_messages(tmp_path):
     result = run_cli("calculate", "KQQQQvK", cwd=tmp_path)
     assert result.returncode == 2 and "at most 3" in result.stderr
