@@ -8,7 +8,9 @@ but on integer indices in numpy arrays instead of sets of Boards:
   is in no S_n (a draw, or not a legal position).
 * **Odd n (White to move):** un-make every White move from the positions
   that entered S_(n-1) last ply; the undecided legal ones are in S_n.
-  One good move is enough.
+  One good move is enough.  When S_(n-1) is larger than the set of White
+  positions still undecided (the middle plies of big tables), each of
+  those looks forward instead, for a move into S_(n-1): less work, same set.
 * **Even n (Black to move):** un-make the black king's moves from S_(n-1);
   a candidate is in S_n only if *every* legal black move leads into a
   set already found (checked forward: at most 8 king moves).
@@ -213,7 +215,7 @@ ILLEGAL = 254
 class _Engine:
     """One table's computation; see the module docstring."""
 
-    def __init__(self, material: Material, subtables: Dict[Material, DtmTable], threads: "Threads"):
+    def __init__(self, material: Material, subtables: Dict[Material, DtmTable], threads: Threads):
         self.material = material
         self.threads = threads
         self.layout = Layout(material)
@@ -373,8 +375,11 @@ class _Engine:
         at one byte per index) into a scratch slot; whichever write numpy
         keeps, one entry per value finds its own position there.  Two equal
         entries a multiple of 256 apart may both survive; that only repeats a
-        little work, and :meth:`_ply` removes repeats from the new S_n.
-        Cheaper than sorting, which dominated the 5-piece profile.
+        little work, and :meth:`_collect` removes repeats from the new S_n.
+        Threads share the scratch: a value may then survive in two threads
+        (again only repeated work), but never in none, because the thread that
+        wrote a slot last reads it after its own write.  Cheaper than
+        sorting, which dominated the 5-piece profile.
         """
         positions = np.arange(index.size, dtype=np.int64).astype(np.uint8)
         self._owner[index] = positions

@@ -29,3 +29,20 @@ def test_white_plies_found_forwards_equal_those_found_backwards(material, store,
     forwards = compute_table(Material.parse(material), subtables)
     assert np.array_equal(forwards.dtm_white, reference.dtm_white)
     assert np.array_equal(forwards.dtm_black, reference.dtm_black)
+
+
+def test_sub_tables_loaded_from_files_give_the_same_table(store, tmp_path):
+    """A calculation reads only one side of each sub-table from its file (White to move after a capture,
+    Black after a promotion); the result must equal the table computed with whole sub-tables."""
+    from Util.calculation import TableStore
+    from Util.chessai_file import save_table
+    from Util.expansion import board_counts
+
+    material = Material.parse("KRPvK")
+    for dependency in material.dependencies():
+        table = store.get(dependency)
+        save_table(table, tmp_path / f"{dependency.name}.chessAI", board_counts(table))
+    from_files = TableStore(tmp_path, progress=False).compute(material)
+    reference = store.get(material)
+    assert np.array_equal(from_files.dtm_white, reference.dtm_white)
+    assert np.array_equal(from_files.dtm_black, reference.dtm_black)
