@@ -67,14 +67,14 @@ class _PlainUnpickler(pickle.Unpickler):
 
 def _write_atomic(path: Path, payload: dict, compression: int) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = pickle.dumps(payload, protocol=4)
     fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w") as archive:
             info = zipfile.ZipInfo(payload["material"] + ".pickle", date_time=_ZIP_DATE)
             info.compress_type = compression
             info.external_attr = 0o644 << 16
-            archive.writestr(info, data, compresslevel=6 if compression == zipfile.ZIP_DEFLATED else None)
+            with archive.open(info, "w") as member:  # pickled straight into the archive: no 1 GB copy first
+                pickle.dump(payload, member, protocol=4)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
@@ -83,10 +83,17 @@ def _write_atomic(path: Path, payload: dict, compression: int) -> None:
         raise
 
 
+def _sha256(white: bytes, black: bytes) -> str:
+    """Checksum of both sides' data, as if concatenated (without building the 1 GB concatenation)."""
+    digest = hashlib.sha256(white)
+    digest.update(black)
+    return digest.hexdigest()
+
+
 def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.ndarray) -> dict:
     layout = Layout(material)
-    white = layout.blank_duplicates(dtm_white.astype(np.uint8), UNKNOWN).tobytes()
-    black = layout.blank_duplicates(dtm_black.astype(np.uint8), UNKNOWN).tobytes()
+    white = layout.blank_duplicates(np.asarray(dtm_white, dtype=np.uint8), UNKNOWN).tobytes()
+    black = layout.blank_duplicates(np.asarray(dtm_black, dtype=np.uint8), UNKNOWN).tobytes()
     return {
         "format": "chessAI",
         "version": FORMAT_VERSION,
@@ -95,7 +102,7 @@ def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.nda
         "index_scheme": INDEX_SCHEME,
         "dtm_white": white,
         "dtm_black": black,
-        "sha256": hashlib.sha256(white + black).hexdigest(),
+        "sha256": _sha256(white, black),
     }
 
 
@@ -172,7 +179,7 @@ def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np
     size = layout.size
     if len(white) != size or len(black) != size:
         raise fail(f"the S_n data has the wrong size for {material} (expected {size} entries per side)")
-    if hashlib.sha256(white + black).hexdigest() != payload.get("sha256"):
+    if _sha256(white, black) != payload.get("sha256"):
         raise fail("the S_n data does not match its checksum: the file was altered or damaged")
     dtm_white = np.frombuffer(white, dtype=np.uint8).copy()
     dtm_black = np.frombuffer(black, dtype=np.uint8).copy()
