@@ -16,7 +16,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Dict, Optional, Union
+from typing import Dict, Optional, Tuple, Union
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -134,6 +134,21 @@ def calculate(
 
     ``fresh=True`` ignores a checkpoint left by an interrupted run.
     """
+    return calculate_table(material, out, results_dir=results_dir, progress=progress,
+                           checkpoint_seconds=checkpoint_seconds, fresh=fresh, store=store)[0]
+
+
+def calculate_table(
+    material: MaterialLike,
+    out: Optional[os.PathLike] = None,
+    *,
+    results_dir: Optional[os.PathLike] = None,
+    progress: bool = True,
+    checkpoint_seconds: float = 10.0,
+    fresh: bool = False,
+    store: Optional[TableStore] = None,
+) -> Tuple[Path, DtmTable, Dict[int, int]]:
+    """:func:`calculate`, returning also the table and its board counts per n (no need to read the file back)."""
     material = _material(material)
     path = Path(out) if out else default_path(material, results_dir)
     partial = path.with_name(path.name + ".partial")
@@ -141,10 +156,11 @@ def calculate(
         partial.unlink()
     store = store or TableStore(results_dir or path.parent, progress=progress)
     table = store.compute(material, checkpoint_path=partial, checkpoint_seconds=checkpoint_seconds)
-    save_table(table, path, board_counts(table))
+    counts = board_counts(table)
+    save_table(table, path, counts)
     if partial.exists():
         partial.unlink()
-    return path
+    return path, table, counts
 
 
 def run_from_start(material: MaterialLike, filename: Optional[os.PathLike] = None) -> Path:

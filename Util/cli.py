@@ -18,12 +18,10 @@ EPILOG = "Tables are written to S_n_Results/ by default (CHESSAI_RESULTS overrid
 
 
 def _cmd_calculate(args) -> int:
-    from .calculation import calculate
-    from .chessai_file import load_table
+    from .calculation import calculate_table
 
-    path = calculate(args.material, args.out, progress=not args.quiet, checkpoint_seconds=args.checkpoint_seconds,
-                     fresh=args.fresh)
-    table, counts = load_table(path)
+    path, table, counts = calculate_table(args.material, args.out, progress=not args.quiet,
+                                          checkpoint_seconds=args.checkpoint_seconds, fresh=args.fresh)
     if table.max_n < 0:  # KNvK and the like: no S_n at all
         print(f"{table.material}: 0 boards in any S_n (White cannot force mate), written to {path}")
     else:
