@@ -102,13 +102,13 @@ class TableStore:
 
         save_cost = [0.0]
 
-        def checkpoint(n: int, arrays) -> None:
+        def checkpoint(n: int, dtm_white, dtm_black) -> None:
             # Every checkpoint_seconds, but at least 20 save-times apart: a 5-piece checkpoint
             # compresses a GB, and saving must not cost more than about 5 % of the run.
             wait = max(checkpoint_seconds, 20 * save_cost[0])
             if checkpoint_path is not None and time.monotonic() - last_save[0] >= wait:
                 started = time.monotonic()
-                save_checkpoint(checkpoint_path, material, n, *arrays())
+                save_checkpoint(checkpoint_path, material, n, dtm_white, dtm_black)
                 last_save[0] = time.monotonic()
                 save_cost[0] = last_save[0] - started
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from .layout import Layout
 from .material import Material, MaterialError
-from .retrograde import UNKNOWN, DtmTable
+from .retrograde import ILLEGAL, UNKNOWN, DtmTable
 
 #: 1: every entry stored.  2: entries that repeat another entry's value (identical
 #: pieces out of square order; without pawns, the mirror of a position with the
@@ -90,10 +90,19 @@ def _sha256(white: bytes, black: bytes) -> str:
     return digest.hexdigest()
 
 
+def _side_bytes(layout: Layout, values: np.ndarray, chunk: int = 1 << 24) -> bytes:
+    """One side's data as stored: repeated entries blanked, and the engine's ILLEGAL (a checkpoint
+    is saved from the engine's own arrays) written as UNKNOWN, in the one copy blanking makes."""
+    stored = layout.blank_duplicates(np.asarray(values, dtype=np.uint8), UNKNOWN)
+    for start in range(0, stored.size, chunk):
+        part = stored[start : start + chunk]
+        part[part == ILLEGAL] = UNKNOWN
+    return stored.tobytes()
+
+
 def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.ndarray) -> dict:
     layout = Layout(material)
-    white = layout.blank_duplicates(np.asarray(dtm_white, dtype=np.uint8), UNKNOWN).tobytes()
-    black = layout.blank_duplicates(np.asarray(dtm_black, dtype=np.uint8), UNKNOWN).tobytes()
+    white, black = _side_bytes(layout, dtm_white), _side_bytes(layout, dtm_black)
     return {
         "format": "chessAI",
         "version": FORMAT_VERSION,

@@ -356,10 +356,6 @@ class _Engine:
                 known = theirs[start:stop] != UNKNOWN
                 mine[start:stop][known] = theirs[start:stop][known]
 
-    def public_arrays(self) -> Tuple[np.ndarray, np.ndarray]:
-        """Copies of both DTM arrays with ILLEGAL shown as UNKNOWN, as tables and checkpoints hold them."""
-        return tuple(np.where(a == ILLEGAL, np.uint8(UNKNOWN), a) for a in (self.dtm_white, self.dtm_black))
-
     def publish(self) -> None:
         """Turn ILLEGAL into UNKNOWN in place, at the end (chunk by chunk, on all threads)."""
         def clear(job: Tuple[np.ndarray, Tuple[int, int]]) -> None:
@@ -500,8 +496,9 @@ def _indices_equal(values: np.ndarray, n: int, threads: Optional[Threads] = None
 
 
 ProgressCallback = Callable[[int, int], None]
-#: ``checkpoint(n, arrays)``: ply n is finished; ``arrays()`` gives copies of (dtm_white, dtm_black) to save.
-CheckpointCallback = Callable[[int, Callable[[], Tuple[np.ndarray, np.ndarray]]], None]
+#: ``checkpoint(n, dtm_white, dtm_black)``: ply n is finished.  The arrays are the engine's own (read them,
+#: never change them); an entry ILLEGAL there means "in no S_n", as UNKNOWN does (save_checkpoint knows).
+CheckpointCallback = Callable[[int, np.ndarray, np.ndarray], None]
 
 
 def compute_table(
@@ -518,10 +515,9 @@ def compute_table(
     ``subtables`` must hold every material of ``material.dependencies()``.
     ``resume=(n_done, dtm_white, dtm_black)`` continues a calculation whose
     plies up to ``n_done`` were finished (from a checkpoint).  ``on_ply(n,
-    size_of_S_n)`` is called after each ply, ``checkpoint(n, arrays)`` too,
-    so the caller may save progress: ``arrays()`` returns copies of both DTM
-    arrays as they stand (made only when asked for: 1 GB for a 5-piece
-    table with a pawn).  ``threads``: how many
+    size_of_S_n)`` is called after each ply, ``checkpoint(n, dtm_white,
+    dtm_black)`` too, so the caller may save progress (see CheckpointCallback:
+    no copies are made, a 5-piece table with a pawn has 1 GB of them).  ``threads``: how many
     cores to use (default: all this process may run on); the result is the
     same for any number.
     """
@@ -545,7 +541,7 @@ def _run(engine: _Engine, resume, on_ply, checkpoint) -> DtmTable:
         if on_ply:
             on_ply(0, frontier.size)
         if checkpoint:
-            checkpoint(0, engine.public_arrays)
+            checkpoint(0, engine.dtm_white, engine.dtm_black)
     else:
         n_done, dtm_white, dtm_black = resume
         engine.take_values(dtm_white, dtm_black)
@@ -562,7 +558,7 @@ def _run(engine: _Engine, resume, on_ply, checkpoint) -> DtmTable:
         if on_ply:
             on_ply(n, frontier.size)
         if checkpoint:
-            checkpoint(n, engine.public_arrays)
+            checkpoint(n, engine.dtm_white, engine.dtm_black)
         n += 1
         if n == ILLEGAL:
             raise RuntimeError(f"{engine.material}: mates longer than {ILLEGAL - 1} plies do not fit the DTM arrays")
