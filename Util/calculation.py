@@ -120,22 +120,14 @@ class TableStore:
         return table
 
 
-def calculate(
-    material: MaterialLike,
-    out: Optional[os.PathLike] = None,
-    *,
-    results_dir: Optional[os.PathLike] = None,
-    progress: bool = True,
-    checkpoint_seconds: float = 10.0,
-    fresh: bool = False,
-    store: Optional[TableStore] = None,
-) -> Path:
+def calculate(material: MaterialLike, out: Optional[os.PathLike] = None, **options) -> Path:
     """Compute every S_n of ``material`` and write the ``.chessAI`` file; returns its path.
 
+    ``options`` are those of :func:`calculate_table` (``results_dir``,
+    ``progress``, ``checkpoint_seconds``, ``fresh``, ``store``);
     ``fresh=True`` ignores a checkpoint left by an interrupted run.
     """
-    return calculate_table(material, out, results_dir=results_dir, progress=progress,
-                           checkpoint_seconds=checkpoint_seconds, fresh=fresh, store=store)[0]
+    return calculate_table(material, out, **options)[0]
 
 
 def calculate_table(
