@@ -50,6 +50,12 @@ FORMAT_VERSION = 2
 INDEX_SCHEME = "wk-fold-64"
 #: Fixed ZIP timestamp, so that equal tables give byte-identical files.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+#: Deflate level by table size.  Level 6 (zlib's default) packs the small tables
+#: best at well under a second; on a 5-piece pawn table (1 GB) it takes 37 s of a
+#: 4-minute run, where level 4 takes 11 s for a file 17 % larger (KRBPvK: 135 MB
+#: and 158 MB).  Both are plain deflate: any reader reads either.
+_DEFLATE_LEVEL_SMALL, _DEFLATE_LEVEL_LARGE = 6, 4
+_LARGE_PAYLOAD = 1 << 27  # bytes of S_n data (both sides); 4-piece tables stay far below
 #: Largest pickle accepted (two 5-piece pawn tables plus room): guards against ZIP bombs.
 _MAX_PAYLOAD = 2 * 32 * 64**4 + (1 << 24)
 
@@ -65,6 +71,16 @@ class _PlainUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"it asks to load {module}.{name}, and .chessAI files hold no code or objects")
 
 
+def _deflate_level(payload: dict) -> int:
+    size = len(payload["dtm_white"]) + len(payload["dtm_black"])
+    return _DEFLATE_LEVEL_LARGE if size >= _LARGE_PAYLOAD else _DEFLATE_LEVEL_SMALL
+
+
+def _set_level(info: zipfile.ZipInfo, level: int) -> None:
+    """Give one ZIP member its deflate level (``compress_level`` from Python 3.13, ``_compresslevel`` before)."""
+    setattr(info, "compress_level" if hasattr(info, "compress_level") else "_compresslevel", level)
+
+
 def _write_atomic(path: Path, payload: dict, compression: int) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
@@ -72,6 +88,8 @@ def _write_atomic(path: Path, payload: dict, compression: int) -> None:
         with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w") as archive:
             info = zipfile.ZipInfo(payload["material"] + ".pickle", date_time=_ZIP_DATE)
             info.compress_type = compression
+            if compression == zipfile.ZIP_DEFLATED:
+                _set_level(info, _deflate_level(payload))
             info.external_attr = 0o644 << 16
             with archive.open(info, "w") as member:  # pickled straight into the archive: no 1 GB copy first
                 pickle.dump(payload, member, protocol=4)

@@ -41,6 +41,21 @@ def test_round_trip_keeps_every_value(material, store, tmp_path):
     assert payload["version"] == FORMAT_VERSION and payload["piece_list"] == "Kk" + material[1:-2]
 
 
+def test_large_tables_are_deflated_faster_and_read_the_same(store, tmp_path, monkeypatch):
+    """Above the size threshold the file uses the quicker deflate level: bigger, but the same table."""
+    from Util import chessai_file
+
+    original = store.get("KBNvK")
+    small_level = save_table(original, tmp_path / "six" / "KBNvK.chessAI", board_counts(original))
+    monkeypatch.setattr(chessai_file, "_LARGE_PAYLOAD", 0)
+    large_level = save_table(original, tmp_path / "four" / "KBNvK.chessAI", board_counts(original))
+    assert large_level.stat().st_size > small_level.stat().st_size
+    table, counts = load_table(large_level)
+    assert np.array_equal(table.dtm_white, original.dtm_white)
+    assert np.array_equal(table.dtm_black, original.dtm_black)
+    assert counts == board_counts(original)
+
+
 def test_version_1_files_are_still_read(store, tmp_path):
     """Version 1 stored every entry; a version-2 reader must give the same table."""
     import hashlib
