@@ -81,15 +81,15 @@ def _set_level(info: zipfile.ZipInfo, level: int) -> None:
     setattr(info, "compress_level" if hasattr(info, "compress_level") else "_compresslevel", level)
 
 
-def _write_atomic(path: Path, payload: dict, compression: int) -> None:
+def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[int] = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w") as archive:
             info = zipfile.ZipInfo(payload["material"] + ".pickle", date_time=_ZIP_DATE)
             info.compress_type = compression
-            if compression == zipfile.ZIP_DEFLATED:
-                _set_level(info, _deflate_level(payload))
+            if level is not None:
+                _set_level(info, level)
             info.external_attr = 0o644 << 16
             with archive.open(info, "w") as member:  # pickled straight into the archive: no 1 GB copy first
                 pickle.dump(payload, member, protocol=4)
@@ -139,7 +139,7 @@ def save_table(table: DtmTable, path: os.PathLike, board_counts: Dict[int, int])
     payload["kind"] = "table"
     payload["board_counts"] = {int(n): int(c) for n, c in board_counts.items()}
     path = Path(path)
-    _write_atomic(path, payload, zipfile.ZIP_DEFLATED)
+    _write_atomic(path, payload, zipfile.ZIP_DEFLATED, _deflate_level(payload))
     return path
 
 
