@@ -17,12 +17,21 @@ from typing import Iterable, List
 
 from .material import Material
 
-#: The tables of the benchmark when none are named: every 3- and 4-piece table.
-DEFAULT_MATERIALS = [
+#: The thesis's tables: every 3- and 4-piece table with a lone black king.
+LONE_KING_MATERIALS = [
     "KQvK", "KRvK", "KBvK", "KNvK", "KPvK",
     "KQQvK", "KQRvK", "KQBvK", "KQNvK", "KQPvK", "KRRvK", "KRBvK", "KRNvK", "KRPvK",
     "KBBvK", "KBNvK", "KBPvK", "KNNvK", "KNPvK", "KPPvK",
 ]
+#: Four-piece tables with a piece on each side (Syzygy's names).
+BOTH_SIDES_MATERIALS = [
+    "KQvKQ", "KQvKR", "KQvKB", "KQvKN", "KQvKP", "KRvKR", "KRvKB", "KRvKN", "KRvKP",
+    "KBvKB", "KBvKN", "KBvKP", "KNvKN", "KNvKP", "KPvKP",
+]
+#: The tables of the benchmark and of ``verify`` when none are named: all 35 with 3 and 4 pieces.
+DEFAULT_MATERIALS = LONE_KING_MATERIALS + BOTH_SIDES_MATERIALS
+#: Five-piece tables with pieces on both sides that are the heaviest to compute.
+HEAVY_FIVE_PIECE = ["KRPvKR", "KQPvKQ", "KPPvKP", "KBNvKN"]
 HEADER = f"{'material':10} {'seconds':>8} {'peak MB':>8} {'positions':>12} {'max n':>6} {'file KB':>8}"
 
 
@@ -42,14 +51,15 @@ def _prepare(material: str, folder: str) -> None:
 
 def _measure(material: str, folder: str, queue) -> None:
     from .calculation import calculate
-    from .chessai_file import load_table
+    from .chessai_file import load_table_with_counts
 
     start = time.perf_counter()
     path = calculate(material, Path(folder) / f"{material}.chessAI", progress=False, checkpoint_seconds=1e9)
     seconds = time.perf_counter() - start
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    table, counts = load_table(path)
-    queue.put((seconds, peak_mb, sum(counts.values()), table.max_n, path.stat().st_size / 1024))
+    table, counts, counts_black = load_table_with_counts(path)
+    queue.put((seconds, peak_mb, sum(counts.values()) + sum(counts_black.values()), table.max_n,
+               path.stat().st_size / 1024))
 
 
 def bench_row(material: str) -> str:

@@ -12,18 +12,19 @@ killed resumes from there when started again (the thesis's
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Dict, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 from tqdm.auto import tqdm
 
 from .chessai_file import ChessAIFileError, load_checkpoint, load_table, save_checkpoint, save_table
-from .expansion import board_counts
-from .material import Material
+from .expansion import board_counts_by_winner
+from .material import PIECE_ORDER, Material
 from .retrograde import DtmTable, compute_table
 
 #: Default folder of the ``.chessAI`` files (as in the thesis).
@@ -38,7 +39,8 @@ def default_path(material: MaterialLike, results_dir: Optional[os.PathLike] = No
 
 
 def _material(material: MaterialLike) -> Material:
-    return material if isinstance(material, Material) else Material.parse(material)
+    """The canonical material: one table (and file) serves both colour orders (``KRvKQ`` is ``KQvKR``)."""
+    return (material if isinstance(material, Material) else Material.parse(material)).canonical
 
 
 class TableStore:
@@ -68,23 +70,20 @@ class TableStore:
                 print(f"note: {error}; computing {material} instead", file=sys.stderr)
         return None
 
-    def _one_side(self, material: Material, white_to_move: bool) -> DtmTable:
-        """``material``'s table with only the side to move the engine reads (White after a capture, Black
-        after a promotion); the other side is empty.  A table loaded from its file for this alone is
-        not kept: a 5-piece sub-table with a pawn then holds 0.5 GB instead of 1 GB."""
+    def _sides(self, material: Material, sides) -> DtmTable:
+        """``material``'s table with only the sides to move the engine reads (White after a capture into a
+        lone-king table, Black after a promotion); the others are empty.  A table loaded from its file for
+        this alone is not kept: a 5-piece sub-table with a pawn then holds 0.5 GB instead of 1 GB."""
         table = self._tables.get(material) or self._load(material) or self.get(material)
         empty = np.empty(0, dtype=np.uint8)
-        if white_to_move:
-            return DtmTable(material, table.dtm_white, empty)
-        return DtmTable(material, empty, table.dtm_black)
+        return DtmTable(material, table.dtm_white if True in sides else empty,
+                        table.dtm_black if False in sides else empty)
 
     def compute(self, material: MaterialLike, checkpoint_path: Optional[Path] = None,
                 checkpoint_seconds: float = 10.0) -> DtmTable:
         """Compute ``material`` (its dependencies first), saving progress to ``checkpoint_path``."""
         material = _material(material)
-        # a capture (one piece fewer) leads to White to move, a promotion to Black to move
-        subtables = {m: self._one_side(m, white_to_move=m.piece_count < material.piece_count)
-                     for m in material.dependencies()}
+        subtables = {m: self._sides(m, sides) for m, sides in material.sides_read().items()}
         resume = None
         if checkpoint_path is not None and checkpoint_path.exists():
             try:
@@ -120,6 +119,39 @@ class TableStore:
         return table
 
 
+def all_materials(max_pieces: int = 5) -> List[Material]:
+    """Every canonical material with 3 to ``max_pieces`` pieces (kings included): 5, 35 and 145 tables
+    for 3, 4 and 5 pieces."""
+    found = set()
+    for extra in range(1, max_pieces - 1):
+        for letters in itertools.combinations_with_replacement(PIECE_ORDER, extra):
+            for cut in range(extra + 1):
+                for white in itertools.combinations(letters, cut):
+                    black = list(letters)
+                    for c in white:
+                        black.remove(c)
+                    found.add(Material("".join(white), "".join(black)).canonical)
+    return sorted(found, key=lambda m: (m.piece_count, bool(m.black), m.has_pawns, m.name))
+
+
+def calculation_order(materials: Optional[Iterable[MaterialLike]] = None, max_pieces: int = 5) -> List[Material]:
+    """``materials`` (default: every material up to ``max_pieces`` pieces) and every table they need,
+    each after the tables it needs (KvK, a draw computed in a moment, is left out)."""
+    wanted = [_material(m) for m in materials] if materials is not None else all_materials(max_pieces)
+    order: List[Material] = []
+
+    def visit(material: Material) -> None:
+        if material in order or material.piece_count < 3:
+            return
+        for dependency in material.dependencies():
+            visit(dependency)
+        order.append(material)
+
+    for material in wanted:
+        visit(material)
+    return order
+
+
 def calculate(material: MaterialLike, out: Optional[os.PathLike] = None, **options) -> Path:
     """Compute every S_n of ``material`` and write the ``.chessAI`` file; returns its path.
 
@@ -139,8 +171,9 @@ def calculate_table(
     checkpoint_seconds: float = 10.0,
     fresh: bool = False,
     store: Optional[TableStore] = None,
-) -> Tuple[Path, DtmTable, Dict[int, int]]:
-    """:func:`calculate`, returning also the table and its board counts per n (no need to read the file back)."""
+) -> Tuple[Path, DtmTable, Dict[int, int], Dict[int, int]]:
+    """:func:`calculate`, returning also the table and its board counts per n of the S_n in which White
+    mates and of those in which Black mates (no need to read the file back)."""
     material = _material(material)
     path = Path(out) if out else default_path(material, results_dir)
     partial = path.with_name(path.name + ".partial")
@@ -148,11 +181,11 @@ def calculate_table(
         partial.unlink()
     store = store or TableStore(results_dir or path.parent, progress=progress)
     table = store.compute(material, checkpoint_path=partial, checkpoint_seconds=checkpoint_seconds)
-    counts = board_counts(table)
-    save_table(table, path, counts)
+    counts, counts_black = board_counts_by_winner(table)
+    save_table(table, path, counts, counts_black)
     if partial.exists():
         partial.unlink()
-    return path, table, counts
+    return path, table, counts, counts_black
 
 
 def run_from_start(material: MaterialLike, filename: Optional[os.PathLike] = None) -> Path:

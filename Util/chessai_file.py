@@ -8,12 +8,15 @@ pickle holds only plain values (dict, str, int, bytes), never objects:
 ``version``         :data:`FORMAT_VERSION`
 ``kind``            ``"table"`` (or ``"checkpoint"`` for a ``.partial`` file)
 ``material``        ``"KBNvK"``
-``piece_list``      ``"KkBN"``: the thesis's PIECE_LIST as piece symbols
+``piece_list``      ``"KkBN"``, ``"KkQr"``: the thesis's PIECE_LIST as piece symbols
 ``index_scheme``    :data:`INDEX_SCHEME` (see :mod:`Util.layout`)
-``dtm_white``       bytes: uint8 per index, White to move; 255 = in no S_n
-                    (duplicates of identical pieces also 255: see FORMAT_VERSION)
+``dtm_white``       bytes: uint8 per index, White to move: n plies to mate,
+                    odd when the side to move mates, even when it is mated;
+                    255 = draw (duplicates of identical pieces also 255:
+                    see FORMAT_VERSION)
 ``dtm_black``       bytes: the same with Black to move
-``board_counts``    ``{n: number of boards in S_n}``
+``board_counts``    ``{n: number of boards in S_n}`` (White mates)
+``board_counts_black``  (version 3) the same for the S_n in which Black mates
 ``sha256``          hex digest of ``dtm_white + dtm_black``
 ``n_done``          (checkpoints only) the last finished ply
 ==================  ========================================================
@@ -46,7 +49,11 @@ from .retrograde import ILLEGAL, UNKNOWN, DtmTable
 #: pieces out of square order; without pawns, the mirror of a position with the
 #: white king on the a1-h8 diagonal) are stored as 255 and restored when read.
 #: Restoring a version-1 file changes nothing, so both versions are read alike.
-FORMAT_VERSION = 2
+#: 3: Black may have pieces too (piece list ``"KkQr"``), so either side may mate:
+#: an even n with White to move is a Black win; ``board_counts_black`` counts those
+#: sets.  Tables with a lone black king are still written as version 2, byte for
+#: byte as before, so that readers of version 2 keep reading them.
+FORMAT_VERSION = 3
 INDEX_SCHEME = "wk-fold-64"
 #: Fixed ZIP timestamp, so that equal tables give byte-identical files.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -123,9 +130,9 @@ def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.nda
     white, black = _side_bytes(layout, dtm_white), _side_bytes(layout, dtm_black)
     return {
         "format": "chessAI",
-        "version": FORMAT_VERSION,
+        "version": 2 if material.lone_black_king else FORMAT_VERSION,
         "material": material.name,
-        "piece_list": "Kk" + material.white,
+        "piece_list": material.letters,
         "index_scheme": INDEX_SCHEME,
         "dtm_white": white,
         "dtm_black": black,
@@ -133,11 +140,17 @@ def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.nda
     }
 
 
-def save_table(table: DtmTable, path: os.PathLike, board_counts: Dict[int, int]) -> Path:
-    """Write ``table`` to ``path`` (deflate), atomically; returns the path."""
+def save_table(table: DtmTable, path: os.PathLike, board_counts: Dict[int, int],
+               board_counts_black: Optional[Dict[int, int]] = None) -> Path:
+    """Write ``table`` to ``path`` (deflate), atomically; returns the path.  ``board_counts``: boards per
+    S_n in which White mates; ``board_counts_black``: in which Black mates (needed when Black has pieces)."""
     payload = _arrays_payload(table.material, table.dtm_white, table.dtm_black)
     payload["kind"] = "table"
     payload["board_counts"] = {int(n): int(c) for n, c in board_counts.items()}
+    if not table.material.lone_black_king:
+        if board_counts_black is None:
+            raise ValueError(f"{table.material}: Black has pieces, so the counts of Black's S_n are needed too")
+        payload["board_counts_black"] = {int(n): int(c) for n, c in board_counts_black.items()}
     path = Path(path)
     _write_atomic(path, payload, zipfile.ZIP_DEFLATED, _deflate_level(payload))
     return path
@@ -197,8 +210,12 @@ def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np
         material = Material.parse(str(payload.get("material")))
     except MaterialError as error:
         raise fail(f"names no valid material ({error})") from None
-    if payload.get("piece_list") != "Kk" + material.white or payload.get("index_scheme") != INDEX_SCHEME:
+    if payload.get("piece_list") != material.letters or payload.get("index_scheme") != INDEX_SCHEME:
         raise fail("its piece list or index scheme does not match its material")
+    if not material.is_canonical:
+        raise fail(f"{material} is stored as {material.canonical} (the side with more or stronger pieces is White)")
+    if not material.lone_black_king and payload["version"] < 3:
+        raise fail(f"format version {payload['version']} cannot hold {material}, where Black has pieces")
     white, black = payload.get("dtm_white"), payload.get("dtm_black")
     if not isinstance(white, bytes) or not isinstance(black, bytes):
         raise fail("the S_n data is missing")
@@ -213,9 +230,11 @@ def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np
     layout.restore_duplicates(dtm_white)
     layout.restore_duplicates(dtm_black)
     white_n, black_n = _values_present(dtm_white), _values_present(dtm_black)
-    if any(n % 2 == 0 for n in white_n) or any(n % 2 == 1 for n in black_n):
+    white_wins = {n for n in white_n if n % 2} | {n for n in black_n if n % 2 == 0}
+    black_wins = {n for n in white_n if n % 2 == 0} | {n for n in black_n if n % 2}
+    if material.lone_black_king and black_wins:
         raise fail("the S_n data breaks the rule that odd n are White to move and even n Black to move")
-    return material, dtm_white, dtm_black, white_n | black_n
+    return material, dtm_white, dtm_black, (white_wins, black_wins)
 
 
 def _values_present(values: np.ndarray, chunk: int = 1 << 24) -> set:
@@ -228,18 +247,30 @@ def _values_present(values: np.ndarray, chunk: int = 1 << 24) -> set:
 
 
 def load_table(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int]]:
-    """Read a table file; returns the table and its board counts per n."""
+    """Read a table file; returns the table and its board counts per n (the S_n in which White mates)."""
+    table, counts, _ = load_table_with_counts(path)
+    return table, counts
+
+
+def load_table_with_counts(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int], Dict[int, int]]:
+    """Read a table file; returns the table and the board counts per n of White's and of Black's S_n."""
     path = Path(path)
     payload = _read_payload(path)
     if payload.get("kind") != "table":
         raise ChessAIFileError(f"{path}: this is a {payload.get('kind')!r} file, not a finished table")
-    material, dtm_white, dtm_black, present = _checked_arrays(path, payload)
-    counts = payload.get("board_counts")
+    material, dtm_white, dtm_black, (white_wins, black_wins) = _checked_arrays(path, payload)
+    counts = _counts(path, payload, "board_counts", white_wins)
+    counts_black = _counts(path, payload, "board_counts_black", black_wins) if not material.lone_black_king else {}
+    return DtmTable(material, dtm_white, dtm_black), counts, counts_black
+
+
+def _counts(path: Path, payload: dict, key: str, present: set) -> Dict[int, int]:
+    counts = payload.get(key)
     if not isinstance(counts, dict) or not all(isinstance(k, int) and isinstance(v, int) for k, v in counts.items()):
         raise ChessAIFileError(f"{path}: the board counts are missing or malformed")
     if set(counts) != present:
         raise ChessAIFileError(f"{path}: the board counts do not match the S_n data: the file was altered")
-    return DtmTable(material, dtm_white, dtm_black), counts
+    return counts
 
 
 def load_checkpoint(path: os.PathLike, material: Material) -> Optional[Tuple[int, np.ndarray, np.ndarray]]:

@@ -13,20 +13,60 @@ from typing import List, Optional
 import chess
 
 from .board_int import BoardIntError
+from .material import Material
 
 EPILOG = "Tables are written to S_n_Results/ by default (CHESSAI_RESULTS overrides)."
 
 
 def _cmd_calculate(args) -> int:
-    from .calculation import calculate_table
+    from .calculation import calculate_table, calculation_order
 
-    path, table, counts = calculate_table(args.material, args.out, progress=not args.quiet,
-                                          checkpoint_seconds=args.checkpoint_seconds, fresh=args.fresh)
-    if table.max_n < 0:  # KNvK and the like: no S_n at all
-        print(f"{table.material}: 0 boards in any S_n (White cannot force mate), written to {path}")
+    if args.all:
+        materials = calculation_order(max_pieces=args.max_pieces)
+    elif len(args.material) == 1:  # its sub-tables are loaded from the folder, or computed in memory
+        materials = [Material.parse(args.material[0]).canonical]
+    elif args.material:
+        materials = calculation_order(args.material)
     else:
-        print(f"{table.material}: {sum(counts.values())} boards in S_0..S_{table.max_n}, written to {path}")
+        print("calculate: name at least one material, or --all", file=sys.stderr)
+        return 2
+    if args.out and len(materials) > 1:
+        print("calculate: --out names one file, but this computes several tables; leave it out", file=sys.stderr)
+        return 2
+    named = set(materials) if args.all else {Material.parse(m).canonical for m in args.material}
+    for material in materials:
+        if len(materials) > 1 and _table_file_ok(material):
+            print(f"{material}: already computed", flush=True)
+            continue
+        path, table, counts, counts_black = calculate_table(material, args.out, progress=not args.quiet,
+                                                            checkpoint_seconds=args.checkpoint_seconds,
+                                                            fresh=args.fresh and material in named)
+        print(_summary(table, path, counts, counts_black), flush=True)
     return 0
+
+
+def _table_file_ok(material) -> bool:
+    from .calculation import default_path
+    from .chessai_file import ChessAIFileError, load_table
+
+    path = default_path(material)
+    if not path.exists():
+        return False
+    try:
+        load_table(path)
+    except ChessAIFileError:
+        return False
+    return True
+
+
+def _summary(table, path, counts, counts_black) -> str:
+    if table.max_n < 0:  # KNvK and the like: no S_n at all
+        who = "White cannot" if table.material.lone_black_king else "neither side can"
+        return f"{table.material}: 0 boards in any S_n ({who} force mate), written to {path}"
+    if table.material.lone_black_king:
+        return f"{table.material}: {sum(counts.values())} boards in S_0..S_{table.max_n}, written to {path}"
+    return (f"{table.material}: {sum(counts.values())} boards in White's S_n, {sum(counts_black.values())} in "
+            f"Black's, n up to {table.max_n}, written to {path}")
 
 
 def _fens(args) -> List[str]:
@@ -36,6 +76,7 @@ def _fens(args) -> List[str]:
 
 
 def _cmd_probe(args) -> int:
+    from .material import material_of_board
     from .sequence import load_s_n_sequence
 
     sequence = load_s_n_sequence(args.file)
@@ -48,20 +89,22 @@ def _cmd_probe(args) -> int:
             status = 1
             continue
         try:
-            from .material import material_of_board
-
             material = material_of_board(board)
         except ValueError as error:
             print(f"probe: FEN {number} {fen!r}: {error}; skipped", file=sys.stderr)
             status = 1
             continue
-        if material != sequence.material:
+        if material.canonical != sequence.material:
             print(f"probe: FEN {number} {fen!r} is {material}, but {args.file} holds {sequence.material}; skipped",
                   file=sys.stderr)
             status = 1
             continue
-        n = sequence.find_board(board)
-        print(n if n >= 0 else "-", flush=True)
+        if args.dtm:
+            dtm = sequence.dtm(board)
+            print(f"{dtm:+d}" if dtm else "0", flush=True)
+        else:
+            n = sequence.find_board(board)
+            print(n if n >= 0 else "-", flush=True)
     return status
 
 
@@ -69,9 +112,13 @@ def _cmd_stats(args) -> int:
     from .sequence import load_s_n_sequence
 
     sequence = load_s_n_sequence(args.file)
-    for n, count in sorted(sequence.board_counts.items()):
+    counts = sequence.counts_by_winner
+    for n, count in sorted(counts[chess.WHITE].items()):
         print(f"{n} {count}")
-    print(f"total {sum(sequence.board_counts.values())}")
+    if not sequence.material.lone_black_king:
+        for n, count in sorted(counts[chess.BLACK].items()):
+            print(f"black {n} {count}")
+    print(f"total {sum(counts[chess.WHITE].values()) + sum(counts[chess.BLACK].values())}")
     return 0
 
 
@@ -130,10 +177,17 @@ def build_parser() -> argparse.ArgumentParser:
                                      epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("calculate", help="compute every S_n of a material and write its .chessAI file",
-                       description="Compute every S_n of MATERIAL (e.g. KBNvK) and write S_n_Results/MATERIAL.chessAI. "
-                                   "An interrupted run resumes from MATERIAL.chessAI.partial when started again.")
-    p.add_argument("material", help="material such as KQvK, KBNvK, KRRPvK (white king + 1-3 of QRBNP vs lone king)")
+    p = sub.add_parser("calculate", help="compute every S_n of materials and write their .chessAI files",
+                       description="Compute every S_n of each MATERIAL (e.g. KBNvK, KQvKR) and write "
+                                   "S_n_Results/MATERIAL.chessAI, computing first the tables it needs (captures, "
+                                   "promotions) that are not there yet. A material named with the colours the other "
+                                   "way round (KRvKQ) is the same table (KQvKR). An interrupted run resumes from "
+                                   "MATERIAL.chessAI.partial when started again.")
+    p.add_argument("material", nargs="*", help="materials such as KQvK, KBNvK, KQvKR, KRPvKR (each side a king and "
+                                               "up to three pieces from QRBNP in all)")
+    p.add_argument("--all", action="store_true", help="every material up to --max-pieces pieces")
+    p.add_argument("--max-pieces", type=int, default=4, choices=(3, 4, 5),
+                   help="with --all: largest number of pieces, kings included (default 4)")
     p.add_argument("--out", type=Path, help="output file (default S_n_Results/MATERIAL.chessAI)")
     p.add_argument("--fresh", action="store_true", help="ignore a checkpoint of an interrupted run")
     p.add_argument("--checkpoint-seconds", type=float, default=10.0, help="save progress this often (default 10; at least 20 times as long as one save takes, so saving costs about 5 %% of the run at most)")
@@ -147,11 +201,15 @@ def build_parser() -> argparse.ArgumentParser:
                                    "on standard error and no output line; the exit status is then 1.")
     p.add_argument("file", help=".chessAI file, or a material name looked up in S_n_Results/")
     p.add_argument("fen", nargs="*", help="positions in FEN")
+    p.add_argument("--dtm", action="store_true",
+                   help="print the signed depth to mate as python-chess's chess.gaviota probe_dtm does: +n when the "
+                        "side to move mates in n plies, -n when it is mated in n, 0 for a draw or a checkmate")
     p.set_defaults(run=_cmd_probe)
 
     p = sub.add_parser("stats", help="print 'n count' for each S_n, then the total",
-                       description="Print one line 'n count' per non-empty S_n (count = distinct boards), "
-                                   "then 'total COUNT'.")
+                       description="Print one line 'n count' per non-empty S_n in which White mates "
+                                   "(count = distinct boards); where Black has pieces, then one line 'black n count' "
+                                   "per S_n in which Black mates; then 'total COUNT'.")
     p.add_argument("file", help=".chessAI file, or a material name looked up in S_n_Results/")
     p.set_defaults(run=_cmd_stats)
 
@@ -159,14 +217,14 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Compute each table from scratch in a fresh process and print one row: material, "
                                    "seconds, peak MB, positions (boards in any S_n), largest n, file size in KB. "
                                    "The tables it leads into (captures, promotions) are computed first, untimed, and "
-                                   "loaded from files. Without MATERIAL: every 3- and 4-piece table.")
+                                   "loaded from files. Without MATERIAL: all 35 tables with 3 and 4 pieces.")
     p.add_argument("material", nargs="*")
     p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("verify", help="check every position of tables against Gaviota DTM",
                        description="Compare every legal position (up to symmetry, both sides to move) of each table "
                                    "with Gaviota's depth to mate, through Debian's libgaviotatb. Without MATERIAL: "
-                                   "every 3- and 4-piece table. Exit status 1 on any mismatch.")
+                                   "all 35 tables with 3 and 4 pieces. Exit status 1 on any mismatch.")
     p.add_argument("material", nargs="*")
     p.add_argument("--gaviota", type=Path, help="folder of *.gtb.cp4 files (default $GAVIOTA_PATH or "
                                                 "../shared/tablebases/gaviota)")

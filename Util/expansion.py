@@ -61,21 +61,38 @@ def _board_weights(layout: Layout, index: np.ndarray) -> np.ndarray:
 
 
 def board_counts(table: DtmTable) -> Dict[int, int]:
-    """``{n: number of distinct real boards in S_n}`` for every non-empty S_n."""
+    """``{n: number of distinct real boards in S_n}`` for every non-empty S_n (White mates)."""
+    return board_counts_by_winner(table)[0]
+
+
+def board_counts_by_winner(table: DtmTable) -> Tuple[Dict[int, int], Dict[int, int]]:
+    """Board counts of the S_n in which White mates and of those in which Black mates.
+
+    A value n in the White-to-move array is a White win when odd (White
+    mates in n) and a Black win when even; in the Black-to-move array the
+    other way round.
+    """
     def count(job: Tuple[np.ndarray, int]) -> np.ndarray:  # by index range: no table-sized temporaries
         array, start = job
         index = start + np.flatnonzero(array[start : start + BATCH] != UNKNOWN)
         return np.bincount(array[index], weights=_board_weights(table.layout, index), minlength=UNKNOWN)
 
-    jobs = [(array, start) for array in (table.dtm_white, table.dtm_black) for start in range(0, array.size, BATCH)]
+    per_side = []
     with Threads() as threads:
-        per_n = np.sum(threads.map(count, jobs), axis=0)
-    return {int(n): int(per_n[n]) for n in np.flatnonzero(per_n)}
+        for array in (table.dtm_white, table.dtm_black):
+            jobs = [(array, start) for start in range(0, array.size, BATCH)]
+            per_side.append(np.sum(threads.map(count, jobs), axis=0) if jobs else np.zeros(UNKNOWN))
+    n = np.arange(UNKNOWN)
+    white_wins = np.where(n % 2 == 1, per_side[0], per_side[1])
+    black_wins = np.where(n % 2 == 1, per_side[1], per_side[0])
+    return ({int(k): int(white_wins[k]) for k in np.flatnonzero(white_wins)},
+            {int(k): int(black_wins[k]) for k in np.flatnonzero(black_wins)})
 
 
-def boards_in_s_n(table: DtmTable, n: int) -> np.ndarray:
-    """Sorted board integers (see :mod:`Util.board_int`) of every board in S_n."""
-    white_to_move = n % 2 == 1
+def boards_in_s_n(table: DtmTable, n: int, white_wins: bool = True) -> np.ndarray:
+    """Sorted board integers (see :mod:`Util.board_int`) of every board in S_n (of the S_n in which
+    White mates, or with ``white_wins=False`` those in which Black mates)."""
+    white_to_move = (n % 2 == 1) == white_wins
     array = table.dtm_white if white_to_move else table.dtm_black
     entries = np.flatnonzero(array == n)
     found = []

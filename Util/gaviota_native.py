@@ -6,7 +6,10 @@ every position of a table needs millions of probes, so this module calls
 the C function ``tb_probe_hard`` directly with plain square numbers.
 
 Answers are given as the thesis's n: plies until White mates, 0 for a
-checkmated black king, -1 where White cannot force mate.
+checkmated black king, -1 where White cannot force mate
+(:meth:`NativeGaviota.white_mates_in`); or, for pieces on both sides, as
+our DTM byte: n plies to mate, odd when the side to move mates, even when
+it is mated, -1 for a draw (:meth:`NativeGaviota.dtm_plies`).
 """
 
 from __future__ import annotations
@@ -71,16 +74,30 @@ class NativeGaviota:
         self._plies = ctypes.c_uint()
         self._probe = lib.tb_probe_hard
 
-    def set_material(self, white_letters: str) -> None:
-        """Prepare the piece codes for positions of ``K + white_letters`` against a lone king."""
-        letters = "K" + white_letters
-        for i, c in enumerate(letters):
-            self._white_pc[i] = _PIECE_CODES[c]
-        self._white_pc[len(letters)] = 0
-        self._white_sq[len(letters)] = _NO_SQUARE
-        self._black_pc[0], self._black_pc[1] = _PIECE_CODES["K"], 0
-        self._black_sq[1] = _NO_SQUARE
-        self._count = len(letters)
+    def set_material(self, white_letters: str, black_letters: str = "") -> None:
+        """Prepare the piece codes for positions of ``K + white_letters`` against ``K + black_letters``."""
+        for codes, squares, letters in ((self._white_pc, self._white_sq, "K" + white_letters),
+                                        (self._black_pc, self._black_sq, "K" + black_letters.upper())):
+            for i, c in enumerate(letters):
+                codes[i] = _PIECE_CODES[c]
+            codes[len(letters)] = 0
+            squares[len(letters)] = _NO_SQUARE
+        self._count = len(white_letters) + 1
+        self._black_count = len(black_letters) + 1
+
+    def _probe_squares(self, white_squares: Sequence[int], black_squares: Sequence[int], white_to_move: bool,
+                       ep_square: int = _NO_SQUARE) -> None:
+        for i in range(self._count):
+            self._white_sq[i] = white_squares[i]
+        for i in range(self._black_count):
+            self._black_sq[i] = black_squares[i]
+        ok = self._probe(
+            0 if white_to_move else 1, ep_square, 0,
+            self._white_sq, self._black_sq, self._white_pc, self._black_pc,
+            ctypes.byref(self._info), ctypes.byref(self._plies),
+        )
+        if not ok or self._info.value not in (_DRAW, _WHITE_MATES, _BLACK_MATES):
+            raise GaviotaUnavailable(f"Gaviota in {self.folder} has no answer for this position (table missing?)")
 
     def white_mates_in(self, white_squares: Sequence[int], black_king: int, white_to_move: bool) -> int:
         """Plies until White mates with best play on both sides (the thesis's n), or -1 if White cannot.
@@ -89,14 +106,12 @@ class NativeGaviota:
         king first, then the pieces given to :meth:`set_material`, in that
         order.  Raises GaviotaUnavailable if the table cannot answer.
         """
-        for i in range(self._count):
-            self._white_sq[i] = white_squares[i]
-        self._black_sq[0] = black_king
-        ok = self._probe(
-            0 if white_to_move else 1, _NO_SQUARE, 0,
-            self._white_sq, self._black_sq, self._white_pc, self._black_pc,
-            ctypes.byref(self._info), ctypes.byref(self._plies),
-        )
-        if not ok or self._info.value not in (_DRAW, _WHITE_MATES, _BLACK_MATES):
-            raise GaviotaUnavailable(f"Gaviota in {self.folder} has no answer for this position (table missing?)")
+        self._probe_squares(white_squares, [black_king], white_to_move)
         return int(self._plies.value) if self._info.value == _WHITE_MATES else -1
+
+    def dtm_plies(self, white_squares: Sequence[int], black_squares: Sequence[int], white_to_move: bool,
+                  ep_square: int = _NO_SQUARE) -> int:
+        """Plies to mate with best play, whoever mates (odd: the side to move mates; even: it is mated;
+        0: it is checkmated), or -1 for a draw.  Kings first in both square lists."""
+        self._probe_squares(white_squares, black_squares, white_to_move, ep_square)
+        return -1 if self._info.value == _DRAW else int(self._plies.value)

@@ -100,3 +100,11 @@ for _s in range(64):
         _t = _shift(_s, _df, 1)
         if _t >= 0:
             WHITE_PAWN_ATTACKS[_s, _t] = True
+
+#: ``BLACK_PAWN_ATTACKS[p, t]``: a black pawn on p attacks t (diagonally forward, towards rank 1).
+BLACK_PAWN_ATTACKS = np.zeros((64, 64), dtype=bool)
+for _s in range(64):
+    for _df in (-1, 1):
+        _t = _shift(_s, _df, -1)
+        if _t >= 0:
+            BLACK_PAWN_ATTACKS[_s, _t] = True

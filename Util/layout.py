@@ -1,7 +1,7 @@
 """The engine's index of positions for one material.
 
 A position of ``N`` pieces (PIECE_LIST order: white king, black king,
-White's other pieces) gets the index::
+White's other pieces, Black's other pieces) gets the index::
 
     slot(wk) * 64**(N-1) + bk * 64**(N-2) + sq_2 * 64**(N-3) + ... + sq_(N-1)
 
@@ -81,8 +81,20 @@ class Layout:
 
     @cached_property
     def letters(self) -> str:
-        """Piece letters in PIECE_LIST order: ``"Kk"`` then White's pieces."""
-        return "Kk" + self.material.white
+        """Piece symbols in PIECE_LIST order: ``"Kk"``, White's pieces, Black's (lower case)."""
+        return self.material.letters
+
+    @cached_property
+    def en_passant_possible(self) -> bool:
+        """Both sides have pawns."""
+        return "P" in self.material.white and "P" in self.material.black
+
+    @cached_property
+    def pieces_of(self) -> tuple:
+        """``pieces_of[side]``: PIECE_LIST positions of that side's pieces, king first (side 0 = White)."""
+        white = tuple(i for i, c in enumerate(self.letters) if c.isupper())
+        black = tuple(i for i, c in enumerate(self.letters) if c.islower())
+        return white, black
 
     @cached_property
     def identical_groups(self) -> List[List[int]]:

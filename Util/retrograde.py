@@ -5,26 +5,39 @@ but on integer indices in numpy arrays instead of sets of Boards:
 
 * ``dtm_white[i]`` / ``dtm_black[i]``: n of the S_n that holds position i
   with White / Black to move, or :data:`UNKNOWN` (255) where the position
-  is in no S_n (a draw, or not a legal position).
-* **Odd n (White to move):** un-make every White move from the positions
-  that entered S_(n-1) last ply; the undecided legal ones are in S_n.
-  One good move is enough.  When S_(n-1) is larger than the set of White
-  positions still undecided (the middle plies of big tables), each of
-  those looks forward instead, for a move into S_(n-1): less work, same set.
-* **Even n (Black to move):** un-make the black king's moves from S_(n-1);
-  a candidate is in S_n only if *every* legal black move leads into a
-  set already found (checked forward: at most 8 king moves).
-* **Other materials.** A black king capture leads into a smaller table
-  and a promotion into another table; these tables are finished first and
-  their values enter this table as "exits" at the ply they decide.
+  is in no S_n (a draw, or not a legal position).  Odd n: the side to move
+  mates in n plies; even n: it is mated in n plies.  With a lone black king
+  (the thesis's case) odd n only occur with White to move, even n only
+  with Black to move; with pieces on both sides either side may mate.
+* **Odd n (the side to move mates):** un-make every move of the side to
+  move from the other side's positions that were found mated in n-1 last
+  ply; the undecided legal ones mate in n.  One good move is enough.  When
+  that frontier is larger than the set of positions still undecided (the
+  middle plies of big tables), each of those looks forward instead, for a
+  move into the frontier: less work, same set.
+* **Even n (the side to move is mated):** un-make the moves of the side to
+  move from the other side's positions found mating in n-1; a candidate is
+  mated in n only if *every* legal move leads into a mate already found
+  (checked forward).
+* Each ply does both: White to move and Black to move each get their value
+  n from the other side's positions of value n-1.  A bare king never mates,
+  so with a lone black king half of this is skipped, and the thesis's
+  tables cost what they did.
+* **Other materials.** A capture leads into a smaller table and a promotion
+  into another table; these tables are finished first and their values
+  enter this table as "exits" (:mod:`Util.exits`) at the ply they decide.
+  A double step beside an enemy pawn allows the capture en passant on the
+  next move only; those few moves are evaluated on their own
+  (:mod:`Util.en_passant`).
 
 Only the newest S_n (the frontier) is touched each ply, never the whole
 array, which is what makes it fast.
 
 **Both cores.**  Within one ply the frontier's pieces are independent:
 marking only ever writes n into positions still unknown, and the forward
-check of a black candidate reads only the other side's array, which this
-ply does not change.  So the pieces run on threads, one per core (numpy
+check of a candidate reads only the other side's array, in which this ply
+writes nothing but values that make the check fail whether it reads them
+or the UNKNOWN before them.  So the pieces run on threads, one per core (numpy
 releases the interpreter lock inside its loops).  Two threads may find the
 same position; the new S_n is deduplicated, so the result does not depend
 on the order in which the threads ran.
@@ -39,14 +52,19 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .geometry import KING_ADJACENT, KING_STEP, KNIGHT_STEP, RANK_OF, RAYS
+from .en_passant import DoubleSteps, capture_exits, find_double_steps
+from .exits import DRAW, NO_EXIT, ExitFinder, SubTables
 from .layout import Layout
-from .material import PIECE_ORDER, PROMOTION_LETTERS, Material
+from .material import Material
+from .moves import predecessors, successors
 from .parallel import Threads, core_count
-from .rules import legality, occupancy, white_to_move_legal
+from .rules import legality
 
 #: DTM value of a position that is in no S_n.
 UNKNOWN = 255
+#: Sides to move, as indices: ``engine.dtm[WHITE]``, PIECE_LIST position of that side's king.
+WHITE, BLACK = 0, 1
+SIDES = (WHITE, BLACK)
 #: Positions handled per step when a pass touches the whole index space.
 CHUNK = 1 << 20
 #: Largest piece of a frontier handed to one thread (its predecessors must fit in memory).
@@ -67,120 +85,14 @@ class DtmTable:
 
     @property
     def max_n(self) -> int:
-        """The largest n with a non-empty S_n, or -1 if White never wins."""
+        """The largest n with a non-empty S_n, or -1 if neither side can ever mate."""
         values = [int(a[a != UNKNOWN].max()) for a in (self.dtm_white, self.dtm_black) if (a != UNKNOWN).any()]
         return max(values, default=-1)
 
     def dtm(self, squares: Sequence[np.ndarray], white_to_move: bool) -> np.ndarray:
-        """DTM values (UNKNOWN where not won) of positions given by their squares in PIECE_LIST order."""
+        """DTM values (UNKNOWN for a draw) of positions given by their squares in PIECE_LIST order."""
         array = self.dtm_white if white_to_move else self.dtm_black
         return array[self.layout.encode_canonical(squares)]
-
-
-# --------------------------------------------------------------------------
-# Moves forwards and backwards on index arrays
-# --------------------------------------------------------------------------
-
-#: Bit of each square, and at index -1 (off the board) all bits, so that "free" is one AND.
-_BIT_OR_BLOCKED = np.append(np.array([1 << s for s in range(64)], dtype=np.uint64), np.uint64(2**64 - 1))
-
-
-def _is_empty(occ: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """target is on the board (>= 0) and the square is free."""
-    return (occ & _BIT_OR_BLOCKED[target]) == 0
-
-
-#: ``_RAY_STEPS[letter][d, k]``: per square, the square k+1 steps away in direction d (-1: off the board),
-#: as contiguous int64 rows: a flat take is several times faster than indexing RAYS[letter][s, d, k].
-_RAY_STEPS = {letter: np.ascontiguousarray(rays.transpose(1, 2, 0)).astype(np.int64) for letter, rays in RAYS.items()}
-#: The same for one king or knight step: ``_STEPS[letter][d]`` is a 64-entry row.
-_STEPS = {"K": np.ascontiguousarray(KING_STEP.T).astype(np.int64), "N": np.ascontiguousarray(KNIGHT_STEP.T).astype(np.int64)}
-
-
-def _piece_moves(letter: str, square: np.ndarray, occ: np.ndarray, backward: bool = True):
-    """Yield ``(rows, other)``: in positions ``rows`` the white ``letter`` on ``square`` may have come from
-    ``other`` (``backward``), or may go to ``other``.  Only pawns move differently backwards; a pawn
-    push to the last rank is a promotion, which the engine handles as an exit, so it is left out."""
-    if letter in ("K", "N"):
-        for step in _STEPS[letter]:
-            origin = np.take(step, square)
-            rows = np.flatnonzero(_is_empty(occ, origin))
-            yield rows, origin[rows]
-    elif letter == "P":
-        rank = RANK_OF[square]
-        step, first, double_from = (-8, rank >= 2, 3) if backward else (8, rank <= 5, 1)
-        one = np.where(first, square.astype(np.int64) + step, -1)
-        one_ok = _is_empty(occ, one)
-        rows = np.flatnonzero(one_ok)
-        yield rows, one[rows]
-        two = np.where((rank == double_from) & one_ok, square.astype(np.int64) + 2 * step, -1)
-        rows = np.flatnonzero(_is_empty(occ, two))
-        yield rows, two[rows]
-    else:
-        rays = _RAY_STEPS[letter]
-        for d in range(rays.shape[0]):
-            rows = np.arange(square.size)
-            for k in range(7):
-                origin = np.take(rays[d, k], square[rows])
-                keep = _is_empty(occ[rows], origin)
-                rows, origin = rows[keep], origin[keep]
-                if not rows.size:
-                    break
-                yield rows, origin
-
-
-def white_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
-    """Indices (White to move, possibly repeated or illegal) of positions one White move before ``frontier``."""
-    squares = layout.decode(frontier)
-    occ = occupancy(squares)
-    found = []
-    for i, letter in enumerate(layout.letters):
-        if i == 1:
-            continue
-        base = frontier - squares[i].astype(np.int64) * layout.strides[i]  # the index without piece i
-        for rows, origin in _piece_moves(letter, squares[i], occ):
-            if not rows.size:
-                continue
-            if i == 0:
-                moved = _king_moved(layout, squares, frontier, rows, origin)
-                # a king on the a1-h8 diagonal: both mirror entries are kept, so both get the value
-                found += [moved, layout.diagonal_twins(moved)]
-            else:
-                found.append(base[rows] + origin * layout.strides[i])
-    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
-
-
-def _king_moved(layout: Layout, squares: List[np.ndarray], index: np.ndarray, rows: np.ndarray,
-                target: np.ndarray) -> np.ndarray:
-    """Indices of positions ``index[rows]`` with the white king put on ``target`` (one per row).
-
-    A king that stays on the canonical squares only changes its slot; one
-    that leaves them is folded back by symmetry.
-    """
-    slot = layout.slot_of_square[target]
-    stays = slot >= 0
-    moved = np.empty(rows.size, dtype=np.int64)
-    kept = rows[stays]
-    moved[stays] = index[kept] + (slot[stays] - layout.slot_of_square[squares[0][kept]]) * layout.strides[0]
-    leaving = rows[~stays]
-    if leaving.size:
-        pieces = [s[leaving] for s in squares]
-        pieces[0] = target[~stays]
-        moved[~stays] = layout.encode_canonical(pieces)
-    return moved
-
-
-def black_predecessors(layout: Layout, frontier: np.ndarray) -> np.ndarray:
-    """Indices (Black to move, possibly repeated or illegal) one black king move before ``frontier``."""
-    squares = layout.decode(frontier)
-    occ = occupancy(squares)
-    king = squares[1]
-    found = []
-    for d in range(8):
-        origin = np.take(_STEPS["K"][d], king)
-        ok = _is_empty(occ, origin)
-        found.append(frontier[ok] + (origin[ok] - king[ok]) * layout.strides[1])
-    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
 
 
 @dataclass
@@ -219,139 +131,121 @@ class _Engine:
         self.material = material
         self.threads = threads
         self.layout = Layout(material)
-        self.subtables = subtables
+        self.exits = ExitFinder(self.layout, SubTables(subtables))
         size = self.layout.size
-        self._in_check = np.zeros(-(-size // 8), dtype=np.uint8)  # one bit per index, until the mates are found
-        # Black to move: 0 = no legal capture, else 1 + the largest sub-table DTM a capture reaches
-        # (UNKNOWN: a capture escapes).  Found once, so the forward checks need not redo captures.
-        self.capture_exit = np.zeros(size, dtype=np.uint8)
-        self.dtm_white = np.full(size, UNKNOWN, dtype=np.uint8)
-        self.dtm_black = np.full(size, UNKNOWN, dtype=np.uint8)
+        # A bare king never mates: with a lone black king (the thesis's case) White never loses.
+        self.can_win = (bool(material.white), bool(material.black))
+        self.can_lose = (self.can_win[1], self.can_win[0])
+        self.dtm = (np.full(size, UNKNOWN, dtype=np.uint8), np.full(size, UNKNOWN, dtype=np.uint8))
+        # Per side that can lose: one check bit per index (until the mates are found), and the exit byte
+        # (see Util.exits), found once so that the forward checks need not redo captures.
+        self._in_check = [np.zeros(-(-size // 8), dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
+        self.exit_value = [np.zeros(size, dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
         self._owner = np.zeros(size, dtype=np.uint8)  # scratch for _distinct; contents never matter
+        self.double_steps = [DoubleSteps.empty(), DoubleSteps.empty()]  # see Util.en_passant
+
+    @property
+    def dtm_white(self) -> np.ndarray:
+        return self.dtm[WHITE]
+
+    @property
+    def dtm_black(self) -> np.ndarray:
+        return self.dtm[BLACK]
 
     # ---- whole-space passes, done once -------------------------------------------------
     def classify(self) -> Tuple[_Exits, _Exits]:
-        """Legality of every index, and the exits into other tables."""
+        """Legality of every index, and the exits into other tables (per side to move)."""
         parts = self.threads.map(self._classify_range, _spans(self.layout.size, CHUNK))
-        captures = _Exits.of([p[0] for p in parts], [p[1] for p in parts])
-        promotions = _Exits.of([p[2] for p in parts], [p[3] for p in parts])
-        return captures, promotions
+        if self.layout.en_passant_possible:
+            self._find_double_steps([p[2:] for p in parts])
+        return tuple(_Exits.of([p[s][0] for p in parts], [p[s][1] for p in parts]) for s in SIDES)
 
-    def _classify_range(self, span: Tuple[int, int]) -> Tuple[np.ndarray, ...]:
-        """Legality, check and capture exit of the indices in ``span``; their capture exits and promotion
-        exits (index, value)."""
-        letters = self.layout.letters
+    def _find_double_steps(self, parts) -> None:
+        """The double steps after which en passant is possible, with the value of that capture and whether
+        the defender has other moves (which needs every position's legality: so after classify)."""
+        for side in SIDES:
+            parent, child, pawn = (np.concatenate([p[side][k] for p in parts]) for k in range(3))
+            exit_value = capture_exits(self.layout, self.exits, side, child, pawn)
+            steps = DoubleSteps.of([(parent, child, exit_value)])
+            steps.child_moves = self.has_move(1 - side, steps.child)
+            self.double_steps[side] = steps
+
+    def has_move(self, side: int, index: np.ndarray) -> np.ndarray:
+        """Whether ``side`` has a legal move in each position (``side`` to move); values need not be known."""
+        other = self.dtm[1 - side]
+        found = self.exit_value[side][index] != NO_EXIT
+        for rows, child in successors(self.layout, side, index):
+            found[rows] |= other[child] != ILLEGAL
+        steps = self.double_steps[side]
+        for rows, step in steps.rows_of(index):
+            found[rows] |= other[steps.child[step]] != ILLEGAL
+        return found
+
+    def _classify_range(self, span: Tuple[int, int]) -> List[Tuple[np.ndarray, np.ndarray]]:
+        """Legality, check and exit byte of the indices in ``span``; per side, the exits (index, value)
+        that decide a position at some ply."""
         index = np.arange(*span, dtype=np.int64)
         squares = self.layout.decode(index)
-        white_ok, black_ok, check = legality(letters, squares)
-        self.dtm_white[index] = np.where(white_ok, UNKNOWN, ILLEGAL)
-        self.dtm_black[index] = np.where(black_ok, UNKNOWN, ILLEGAL)
-        self._in_check[span[0] // 8 : -(-span[1] // 8)] = np.packbits(check & black_ok)
-        b = index[black_ok]
-        worst = self._capture_values(b, [s[black_ok] for s in squares])
-        has = worst >= 0
-        capture_index = b[has].astype(np.int32)
-        capture_value = np.minimum(worst[has].astype(np.int64) + 1, UNKNOWN).astype(np.uint8)
-        self.capture_exit[capture_index] = capture_value
-        if not self.material.has_pawns:
-            return capture_index, capture_value, np.empty(0, np.int32), np.empty(0, np.uint8)
-        w = index[white_ok]
-        best = self._promotion_values(w, [s[white_ok] for s in squares])
-        has = best != UNKNOWN
-        return capture_index, capture_value, w[has].astype(np.int32), best[has].astype(np.uint8)
-
-    def _capture_children(self, squares: List[np.ndarray], i: int, target: np.ndarray):
-        """Sub-table, squares and legality after the black king takes piece i on ``target``."""
-        sub = self.subtables[self.material.without(self.layout.letters[i])]
-        child = [s for j, s in enumerate(squares) if j != i]
-        child[1] = target
-        legal = white_to_move_legal(sub.layout.letters, child)
-        return sub, child, legal
-
-    def _capture_values(self, index: np.ndarray, squares: List[np.ndarray]) -> np.ndarray:
-        """Per Black-to-move position: the largest sub-table DTM over legal captures (-1: no capture)."""
-        worst = np.full(index.shape, -1, dtype=np.int16)
-        for i in range(2, self.layout.piece_count):
-            rows = np.flatnonzero(KING_ADJACENT[squares[i], squares[1]])
-            if rows.size:
-                worst[rows] = np.maximum(worst[rows], self._capture_move_values(squares, rows, squares[i][rows]))
-        return worst
-
-    def _promotion_values(self, index: np.ndarray, squares: List[np.ndarray]) -> np.ndarray:
-        """Per White-to-move position: 1 + the best DTM reachable by promoting (UNKNOWN: none wins)."""
-        best = np.full(index.shape, UNKNOWN, dtype=np.int64)
-        occ = occupancy(squares)
-        letters = self.layout.letters
-        for i, letter in enumerate(letters):
-            if letter != "P":
+        legal = legality(self.layout.letters, squares)
+        found = []
+        for side in SIDES:
+            ok, check = legal[side], legal[2 + side]
+            self.dtm[side][index] = np.where(ok, UNKNOWN, ILLEGAL)
+            if self.can_lose[side]:
+                self._in_check[side][span[0] // 8 : -(-span[1] // 8)] = np.packbits(check & ok)
+            if not self.exits.has_exits(side):
+                found.append((np.empty(0, np.int32), np.empty(0, np.uint8)))
                 continue
-            ready = RANK_OF[squares[i]] == 6
-            ready &= _is_empty(occ, squares[i].astype(np.int64) + 8)
-            if not ready.any():
-                continue
-            part = [s[ready] for s in squares]
-            part[i] = part[i] + 8
-            for piece in PROMOTION_LETTERS:
-                target = self.material.promoted(piece)
-                new_white = sorted(
-                    [(letters[j] if j != i else piece, j) for j in range(2, len(letters))],
-                    key=lambda pair: PIECE_ORDER.index(pair[0]),
-                )
-                child = part[:2] + [part[j] for _, j in new_white]
-                values = self.subtables[target].dtm(child, white_to_move=False).astype(np.int64)
-                values = np.where(values == UNKNOWN, UNKNOWN, values + 1)
-                best[ready] = np.minimum(best[ready], values)
-        return best
+            rows = index[ok]
+            value = self.exits.values(side, [s[ok] for s in squares])
+            if self.can_lose[side]:
+                self.exit_value[side][rows] = value
+            deciding = (value != NO_EXIT) & (value != DRAW)
+            found.append((rows[deciding].astype(np.int32), value[deciding]))
+        if self.layout.en_passant_possible:
+            found += [find_double_steps(self.layout, side, index[legal[side]], [s[legal[side]] for s in squares])
+                      for side in SIDES]
+        return found
 
-    # ---- black moves forwards, for mates and the "every move loses" check ---------------
-    def black_move_values(self, index: np.ndarray) -> np.ndarray:
-        """Per position (Black to move): the worst (largest) DTM Black can reach; -1 if no legal move.
+    # ---- moves forwards, for mates and the "every move loses" check ---------------------
+    def move_values(self, side: int, index: np.ndarray) -> np.ndarray:
+        """Per position (``side`` to move): the largest DTM the opponent gets over ``side``'s legal moves;
+        -1 if there is no legal move.
 
-        UNKNOWN means some legal move escapes (into no S_n known so far).
+        UNKNOWN means some legal move escapes (into no S_n known so far, or
+        an exit that draws or wins).
         """
-        squares = self.layout.decode(index)
-        king = squares[1].astype(np.int64)
-        white_pieces = occupancy(squares[2:]) if self.layout.piece_count > 2 else np.zeros(index.shape, np.uint64)
+        other = self.dtm[1 - side]
         worst = np.full(index.shape, -1, dtype=np.int16)
-        for d in range(8):
-            target = np.take(_STEPS["K"][d], king)
-            takes = (white_pieces & _BIT_OR_BLOCKED[target]) != 0
-            quiet = (target >= 0) & ~takes
-            child = np.where(quiet, index + (target - king) * self.layout.strides[1], 0)
-            value = self.dtm_white[child]
-            legal = quiet & (value != ILLEGAL)
-            np.maximum(worst, np.where(legal, value.astype(np.int16), np.int16(-1)), out=worst)
-        exit_value = self.capture_exit[index].astype(np.int16)
-        return np.maximum(worst, np.where(exit_value == UNKNOWN, exit_value, exit_value - 1))
-
-    def _capture_move_values(self, squares: List[np.ndarray], rows: np.ndarray, target: np.ndarray) -> np.ndarray:
-        """DTM after the black king takes the white piece on ``target`` (-1 where the capture is illegal)."""
-        values = np.full(rows.shape, -1, dtype=np.int16)
-        for i in range(2, self.layout.piece_count):
-            mine = squares[i][rows] == target
-            if not mine.any():
-                continue
-            part = [s[rows[mine]] for s in squares]
-            sub, child, legal = self._capture_children(part, i, target[mine])
-            values[mine] = np.where(legal, sub.dtm(child, white_to_move=True).astype(np.int16), np.int16(-1))
-        return values
+        for rows, child in successors(self.layout, side, index):
+            value = other[child].astype(np.int16)
+            worst[rows] = np.maximum(worst[rows], np.where(value == ILLEGAL, np.int16(-1), value))
+        exit_value = self.exit_value[side][index].astype(np.int16)
+        through_exit = np.where(exit_value == NO_EXIT, -1, np.where(exit_value & 1 == 0, exit_value - 1, UNKNOWN))
+        steps = self.double_steps[side]
+        for rows, step in steps.rows_of(index):
+            worst[rows] = np.maximum(worst[rows], steps.defender_wins_in(other, step))
+        return np.maximum(worst, through_exit)
 
     # ---- the plies ---------------------------------------------------------------------
-    def mates(self) -> np.ndarray:
+    def mates(self, side: int) -> np.ndarray:
+        """Positions (``side`` to move) that are checkmate."""
         def mated(span: Tuple[int, int]) -> np.ndarray:  # in chunks: all checks at once would need GBs
-            bits = np.unpackbits(self._in_check[span[0] // 8 : -(-span[1] // 8)], count=span[1] - span[0])
+            bits = np.unpackbits(self._in_check[side][span[0] // 8 : -(-span[1] // 8)], count=span[1] - span[0])
             checked = span[0] + np.flatnonzero(bits)
-            return checked[self.black_move_values(checked) < 0]
+            return checked[self.move_values(side, checked) < 0]
 
+        if not self.can_lose[side]:
+            return np.empty(0, np.int64)
         return np.concatenate(self.threads.map(mated, _spans(self.layout.size, CHUNK)))
 
     def forget_checks(self) -> None:
         """Free the in-check bits: only the mates need them."""
-        self._in_check = None
+        self._in_check = [None, None]
 
     def take_values(self, dtm_white: np.ndarray, dtm_black: np.ndarray) -> None:
         """Adopt the values of a checkpoint (UNKNOWN there leaves this engine's ILLEGAL marks alone)."""
-        for mine, theirs in ((self.dtm_white, dtm_white), (self.dtm_black, dtm_black)):
+        for mine, theirs in zip(self.dtm, (dtm_white, dtm_black)):
             for start, stop in _spans(mine.size, CHUNK):
                 known = theirs[start:stop] != UNKNOWN
                 mine[start:stop][known] = theirs[start:stop][known]
@@ -362,7 +256,7 @@ class _Engine:
             part = job[0][job[1][0] : job[1][1]]
             part[part == ILLEGAL] = UNKNOWN
 
-        self.threads.map(clear, [(a, span) for a in (self.dtm_white, self.dtm_black) for span in _spans(a.size, CHUNK)])
+        self.threads.map(clear, [(a, span) for a in self.dtm for span in _spans(a.size, CHUNK)])
 
     def _distinct(self, index: np.ndarray) -> np.ndarray:
         """``index`` almost without repeats (in no particular order).
@@ -381,44 +275,66 @@ class _Engine:
         self._owner[index] = positions
         return index[self._owner[index] == positions]
 
-    def white_ply(self, n: int, frontier: np.ndarray, promotions: _Exits) -> np.ndarray:
-        """S_n for odd n: the undecided positions with a move into S_(n-1) (or a promotion deciding at n).
+    def ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
+        """The positions (``side`` to move) that get value n: for odd n those that mate in n, for even n
+        those mated in n.  ``frontier``: the other side's positions that got n-1 last ply."""
+        if n % 2:
+            if not self.can_win[side]:
+                return np.empty(0, np.int32)
+            return self.win_ply(side, n, frontier, exits)
+        if not self.can_lose[side]:
+            return np.empty(0, np.int32)
+        return self.loss_ply(side, n, frontier, exits)
 
-        Usually found backwards, from the frontier S_(n-1).  When S_(n-1)
-        is larger than what is still undecided (the middle plies of a
-        5-piece table, where most positions are decided in a few plies),
-        the undecided positions look forwards instead: less work.
+    def win_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
+        """Odd n: the undecided positions with a move into the other side's losses in n-1 (or an exit
+        mating in n).
+
+        Usually found backwards, from the frontier.  When the frontier is
+        larger than what is still undecided (the middle plies of a 5-piece
+        table, where most positions are decided in a few plies), the
+        undecided positions look forwards instead: less work.
         """
-        if self._pulling_is_cheaper(frontier):
-            jobs = [partial(self._pull_white, n, span) for span in _spans(self.layout.size, CHUNK)]
+        if self._pulling_is_cheaper(side, frontier):
+            jobs = [partial(self._pull_wins, side, n, span) for span in _spans(self.layout.size, CHUNK)]
         else:
-            jobs = self._push_jobs(n, frontier, white_predecessors, self._mark_white)
-        jobs += self._push_jobs(n, promotions.at(n), None, self._mark_white)
-        return self._collect(jobs, self.dtm_white, n)
+            jobs = self._push_jobs(side, n, frontier, True, self._mark_win)
+        jobs += self._push_jobs(side, n, exits.at(n), False, self._mark_win)
+        steps = self.double_steps[side]
+        if steps.parent.size:
+            jobs += self._push_jobs(side, n, steps.parent[steps.defender_loses_in(self.dtm[1 - side]) == n - 1],
+                                    False, self._mark_win)
+        return self._collect(jobs, self.dtm[side], n)
 
-    def _pulling_is_cheaper(self, frontier: np.ndarray) -> bool:
-        """Fewer undecided White-to-move positions than frontier positions (only counted for a large frontier)."""
-        return frontier.size * 8 > self.layout.size and self._count(self.dtm_white, UNKNOWN) < frontier.size
+    def _pulling_is_cheaper(self, side: int, frontier: np.ndarray) -> bool:
+        """Fewer undecided positions than frontier positions (only counted for a large frontier)."""
+        return frontier.size * 8 > self.layout.size and self._count(self.dtm[side], UNKNOWN) < frontier.size
 
-    def black_ply(self, n: int, frontier: np.ndarray, captures: _Exits) -> np.ndarray:
-        """S_n for even n: predecessors of S_(n-1) (and capture exits) whose every move loses by n."""
-        jobs = self._push_jobs(n, frontier, black_predecessors, self._mark_black)
-        jobs += self._push_jobs(n, captures.at(n), None, self._mark_black)
-        return self._collect(jobs, self.dtm_black, n)
+    def loss_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
+        """Even n: predecessors of the frontier (and exits losing in n) whose every move loses by n."""
+        jobs = self._push_jobs(side, n, frontier, True, self._mark_loss)
+        jobs += self._push_jobs(side, n, exits.at(n), False, self._mark_loss)
+        steps = self.double_steps[side]
+        if steps.parent.size:
+            jobs += self._push_jobs(side, n, steps.parent[steps.defender_wins_in(self.dtm[1 - side]) == n - 1],
+                                    False, self._mark_loss)
+        return self._collect(jobs, self.dtm[side], n)
 
-    def _push_jobs(self, n: int, positions: np.ndarray, predecessors, mark) -> List[Callable[[], np.ndarray]]:
-        """Jobs that ``mark`` the predecessors of ``positions`` (the positions themselves if None), piece by piece."""
+    def _push_jobs(self, side: int, n: int, positions: np.ndarray, backwards: bool,
+                   mark) -> List[Callable[[], np.ndarray]]:
+        """Jobs that ``mark`` the predecessors of ``positions`` (the positions themselves unless
+        ``backwards``), piece by piece."""
         def job(start: int, stop: int) -> np.ndarray:
             part = positions[start:stop].astype(np.int64)
-            return mark(n, part if predecessors is None else predecessors(self.layout, part))
+            return mark(side, n, predecessors(self.layout, side, part) if backwards else part)
 
         return [partial(job, *span) for span in _spans(positions.size, self._batch(positions.size))]
 
-    def _collect(self, jobs: List[Callable[[], np.ndarray]], side: np.ndarray, n: int) -> np.ndarray:
-        """Run the jobs on all threads; the new S_n (sorted int32 indices) they marked in ``side``.
+    def _collect(self, jobs: List[Callable[[], np.ndarray]], values: np.ndarray, n: int) -> np.ndarray:
+        """Run the jobs on all threads; the new positions (sorted int32 indices) they marked in ``values``.
 
-        A small S_n is collected from the jobs; a large one (more than 1/256
-        of the table) is read back from ``side``, which needs neither the
+        A small set is collected from the jobs; a large one (more than 1/256
+        of the table) is read back from ``values``, which needs neither the
         pieces in memory at once nor a sort.
         """
         limit = max(1 << 20, self.layout.size >> 8)
@@ -433,7 +349,7 @@ class _Engine:
 
         found = self.threads.map(run, jobs)
         if count[0] > limit:
-            return _indices_equal(side, n, self.threads)
+            return _indices_equal(values, n, self.threads)
         merged = np.sort(np.concatenate(found)) if found else np.empty(0, np.int32)
         return merged[np.r_[True, merged[1:] != merged[:-1]]] if merged.size else merged
 
@@ -446,38 +362,31 @@ class _Engine:
         return sum(self.threads.map(lambda span: int(np.count_nonzero(values[span[0] : span[1]] == n)),
                                     _spans(values.size, CHUNK)))
 
-    def _pull_white(self, n: int, span: Tuple[int, int]) -> np.ndarray:
-        """Mark n on the undecided White-to-move positions in ``span`` that have a move into S_(n-1)."""
-        undecided = span[0] + np.flatnonzero(self.dtm_white[span[0] : span[1]] == UNKNOWN)
-        squares = self.layout.decode(undecided)
-        occ = occupancy(squares)
+    def _pull_wins(self, side: int, n: int, span: Tuple[int, int]) -> np.ndarray:
+        """Mark n on the undecided positions in ``span`` (``side`` to move) with a move into a loss in n-1."""
+        mine, other = self.dtm[side], self.dtm[1 - side]
+        undecided = span[0] + np.flatnonzero(mine[span[0] : span[1]] == UNKNOWN)
         wins = np.zeros(undecided.size, dtype=bool)
-        for i, letter in enumerate(self.layout.letters):
-            if i == 1:
-                continue
-            base = undecided - squares[i].astype(np.int64) * self.layout.strides[i]
-            for rows, target in _piece_moves(letter, squares[i], occ, backward=False):
-                if i == 0:
-                    child = _king_moved(self.layout, squares, undecided, rows, target)
-                else:
-                    child = base[rows] + target * self.layout.strides[i]
-                wins[rows[self.dtm_black[child] == n - 1]] = True
+        for rows, child in successors(self.layout, side, undecided):
+            wins[rows[other[child] == n - 1]] = True
         new = undecided[wins]
-        self.dtm_white[new] = n
+        mine[new] = n
         return new
 
-    def _mark_white(self, n: int, candidates: np.ndarray) -> np.ndarray:
-        candidates = candidates[self.dtm_white[candidates] == UNKNOWN]
+    def _mark_win(self, side: int, n: int, candidates: np.ndarray) -> np.ndarray:
+        values = self.dtm[side]
+        candidates = candidates[values[candidates] == UNKNOWN]
         candidates = self._distinct(candidates)
-        self.dtm_white[candidates] = n
+        values[candidates] = n
         return candidates
 
-    def _mark_black(self, n: int, candidates: np.ndarray) -> np.ndarray:
+    def _mark_loss(self, side: int, n: int, candidates: np.ndarray) -> np.ndarray:
         """Candidates whose every move leads into a set found already; a failed one may come again later."""
-        candidates = candidates[self.dtm_black[candidates] == UNKNOWN]
+        values = self.dtm[side]
+        candidates = candidates[values[candidates] == UNKNOWN]
         candidates = self._distinct(candidates)
-        candidates = candidates[self.black_move_values(candidates) == n - 1]
-        self.dtm_black[candidates] = n
+        candidates = candidates[self.move_values(side, candidates) == n - 1]
+        values[candidates] = n
         return candidates
 
 
@@ -532,31 +441,32 @@ def compute_table(
 
 
 def _run(engine: _Engine, resume, on_ply, checkpoint) -> DtmTable:
-    """The plies of :func:`compute_table`, from the mates (or the checkpoint) to the last S_n."""
-    captures, promotions = engine.classify()
+    """The plies of :func:`compute_table`, from the mates (or the checkpoint) to the last S_n.
+
+    Ply n gives both sides to move their value n, each from the other
+    side's positions that got n-1 in the ply before.
+    """
+    exits = engine.classify()
     if resume is None:
-        frontier = engine.mates().astype(np.int32)
-        engine.dtm_black[frontier] = 0
+        frontiers = [engine.mates(side).astype(np.int32) for side in SIDES]
+        for side in SIDES:
+            engine.dtm[side][frontiers[side]] = 0
         n_done = 0
         if on_ply:
-            on_ply(0, frontier.size)
+            on_ply(0, sum(f.size for f in frontiers))
         if checkpoint:
             checkpoint(0, engine.dtm_white, engine.dtm_black)
     else:
         n_done, dtm_white, dtm_black = resume
         engine.take_values(dtm_white, dtm_black)
-        side = engine.dtm_black if n_done % 2 == 0 else engine.dtm_white
-        frontier = _indices_equal(side, n_done, engine.threads)
+        frontiers = [_indices_equal(engine.dtm[side], n_done, engine.threads) for side in SIDES]
     engine.forget_checks()
-    last_exit = max(captures.last, promotions.last)
+    last_exit = max(e.last for e in exits)
     n = n_done + 1
-    while frontier.size or n <= last_exit:
-        if n % 2:
-            frontier = engine.white_ply(n, frontier, promotions)
-        else:
-            frontier = engine.black_ply(n, frontier, captures)
+    while any(f.size for f in frontiers) or n <= last_exit:
+        frontiers = [engine.ply(side, n, frontiers[1 - side], exits[side]) for side in SIDES]
         if on_ply:
-            on_ply(n, frontier.size)
+            on_ply(n, sum(f.size for f in frontiers))
         if checkpoint:
             checkpoint(n, engine.dtm_white, engine.dtm_black)
         n += 1

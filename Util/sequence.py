@@ -5,6 +5,13 @@ the set S_n of board integers (:mod:`Util.board_int`), supporting
 ``board_int in s_n``, ``len(s_n)`` (distinct boards) and iteration.
 A membership test folds the board by symmetry and reads one byte from the
 table, so it costs microseconds, not a search.
+
+With pieces on both sides either side may mate.  ``sequence[n]`` are the
+thesis's sets, in which White mates; ``sequence.black[n]`` are the same
+sets with the colours exchanged: odd n, Black to move mates in n plies;
+even n, White to move is mated in n plies.  ``sequence.dtm(board)`` gives
+the signed depth to mate exactly as python-chess's ``chess.gaviota``
+reports it.
 """
 
 from __future__ import annotations
@@ -19,14 +26,14 @@ import numpy as np
 
 from .board_int import BoardIntError, board_squares, integer_squares
 from .calculation import RESULTS_DIR, TableStore
-from .chessai_file import load_table
-from .expansion import board_counts, boards_in_s_n
+from .chessai_file import load_table_with_counts
+from .expansion import board_counts_by_winner, boards_in_s_n
 from .material import Material, MaterialError, material_of_board
 from .retrograde import UNKNOWN, DtmTable
 
 
 class SnSet:
-    """One S_n: the boards (as integers) that are mated in exactly n plies."""
+    """One S_n: the boards (as integers) in which the sequence's winner mates in exactly n plies."""
 
     def __init__(self, sequence: "SnSequence", n: int):
         self.sequence, self.n = sequence, n
@@ -41,21 +48,25 @@ class SnSet:
         return self.sequence.board_counts.get(self.n, 0)
 
     def __iter__(self) -> Iterator[int]:
-        return (int(x) for x in boards_in_s_n(self.sequence.table, self.n))
+        return (int(x) for x in boards_in_s_n(self.sequence.table, self.n, self.sequence.winner == chess.WHITE))
 
     def __repr__(self) -> str:
         return f"<S_{self.n} of {self.sequence.material}: {len(self)} boards>"
 
 
 class SnSequence(SequenceABC):
-    """All S_n of one material: ``sequence[n]`` is S_n, ``len(sequence)`` is the largest n plus one."""
+    """All S_n of one material in which ``winner`` mates: ``sequence[n]`` is S_n, ``len(sequence)`` is the
+    largest n plus one.  ``sequence.black`` is the sequence of the sets in which Black mates."""
 
     def __init__(self, table: DtmTable, board_counts: Dict[int, int], store: Optional[TableStore] = None,
-                 path: Optional[Path] = None):
+                 path: Optional[Path] = None, board_counts_black: Optional[Dict[int, int]] = None,
+                 winner: chess.Color = chess.WHITE):
         self.table = table
         self.material: Material = table.material
         self.piece_list = self.material.piece_list
-        self.board_counts = board_counts
+        self.winner = winner
+        self.counts_by_winner = {chess.WHITE: board_counts, chess.BLACK: board_counts_black or {}}
+        self.board_counts = self.counts_by_winner[winner]
         self.path = path
         self.store = store or TableStore(path.parent if path else None)
         self.store.add(table)
@@ -64,7 +75,25 @@ class SnSequence(SequenceABC):
     def from_store(cls, store: TableStore, material) -> "SnSequence":
         """The sequence of ``material`` from a store (loaded from its folder or computed in memory)."""
         table = store.get(material)
-        return cls(table, board_counts(table), store=store)
+        white, black = board_counts_by_winner(table)
+        return cls(table, white, store=store, board_counts_black=black)
+
+    def for_winner(self, winner: chess.Color) -> "SnSequence":
+        """The sequence of the same table whose S_n are those in which ``winner`` mates."""
+        if winner == self.winner:
+            return self
+        return SnSequence(self.table, self.counts_by_winner[chess.WHITE], self.store, self.path,
+                          self.counts_by_winner[chess.BLACK], winner)
+
+    @property
+    def white(self) -> "SnSequence":
+        """The thesis's sets: White mates."""
+        return self.for_winner(chess.WHITE)
+
+    @property
+    def black(self) -> "SnSequence":
+        """The sets in which Black mates (odd n: Black to move mates in n; even n: White to move is mated)."""
+        return self.for_winner(chess.BLACK)
 
     def __len__(self) -> int:
         return max(self.board_counts, default=-1) + 1
@@ -78,6 +107,13 @@ class SnSequence(SequenceABC):
             raise IndexError(f"S_{n} does not exist for {self.material}: n runs from 0 to {len(self) - 1}")
         return SnSet(self, n)
 
+    def _for_me(self, value: int, turn: chess.Color) -> int:
+        """``value`` (n, odd when the side to move mates) if this sequence's winner is the one who mates."""
+        if value < 0:
+            return -1
+        mates = turn if value % 2 == 1 else not turn
+        return value if mates == self.winner else -1
+
     def find_integer(self, board_int: int) -> int:
         """n of the S_n holding this board integer of this material, or -1."""
         if not isinstance(board_int, (int, np.integer)) or isinstance(board_int, bool):
@@ -86,20 +122,66 @@ class SnSequence(SequenceABC):
         if board_int < 0 or int(board_int) >> (6 * count + 1):
             raise BoardIntError(f"{board_int} is no board integer of {self.material}")
         squares = integer_squares(int(board_int), count)
-        return _lookup(self.table, squares, bool(board_int & 1))
+        white_to_move = bool(board_int & 1)
+        return self._for_me(_lookup(self.table, squares, white_to_move), chess.WHITE if white_to_move else chess.BLACK)
 
     def find_board(self, board: chess.Board) -> int:
-        """n of the S_n holding this board, of any material with a lone black king; -1 if in none."""
+        """n of the S_n (in which this sequence's winner mates) holding this board, of any material the
+        store has or can compute, either colour order; -1 if in none."""
+        return self._for_me(self.value(board), board.turn)
+
+    def value(self, board: chess.Board) -> int:
+        """The board's n whoever mates (odd: the side to move mates; even: it is mated), -1 for a draw.
+        A board whose en passant capture is legal gets the value with that capture (see :meth:`dtm`)."""
+        if any(True for _ in board.generate_legal_ep()):
+            signed = self.dtm(board)
+            if signed == 0:
+                return 0 if board.is_checkmate() else -1
+            return abs(signed)
+        return self._value_without_ep(board)
+
+    def _value_without_ep(self, board: chess.Board) -> int:
         material = material_of_board(board)
         table = self.table if material == self.material else self.store.get(material)
-        return _lookup(table, board_squares(board, material.piece_list), board.turn == chess.WHITE)
+        if material != table.material:  # stored with the colours the other way round
+            board = board.mirror()
+        return _lookup(table, board_squares(board, table.material.piece_list), board.turn == chess.WHITE)
+
+    def dtm(self, board: chess.Board) -> int:
+        """Signed depth to mate as python-chess's ``chess.gaviota`` gives it: +n when the side to move
+        mates in n plies, -n when it is mated in n, 0 for a draw or a checkmated side to move.
+
+        A legal en passant capture is one more move of the position: as in
+        python-chess, the value without it is combined with each capture's.
+        """
+        dtm = _signed(self._value_without_ep(board))
+        for move in board.generate_legal_ep():
+            board.push(move)
+            try:
+                if board.is_checkmate():
+                    child = 1
+                else:
+                    child = -_signed(self._value_without_ep(board))
+                    child += 1 if child > 0 else -1 if child < 0 else 0
+            finally:
+                board.pop()
+            dtm = min(dtm, child) if dtm * child > 0 else max(dtm, child)
+        return dtm
 
 
 def _lookup(table: DtmTable, squares, white_to_move: bool) -> int:
+    """The table's n of one position (odd: the side to move mates), -1 for a draw."""
     if len(set(squares)) != len(squares):  # only from a board integer; a board never has that
         return -1
     value = int(table.dtm([np.array([s]) for s in squares], white_to_move)[0])
     return -1 if value == UNKNOWN else value
+
+
+def _signed(value: int) -> int:
+    """Our n (odd: the side to move mates) as a signed depth to mate; 0 for draws and checkmate."""
+    if value <= 0:
+        return 0
+    return value if value % 2 == 1 else -value
 
 
 def load_s_n_sequence(filename: os.PathLike) -> SnSequence:
@@ -108,12 +190,12 @@ def load_s_n_sequence(filename: os.PathLike) -> SnSequence:
     if not path.exists() and path.suffix != ".chessAI":
         candidate = RESULTS_DIR / f"{path.name}.chessAI"
         try:
-            candidate = RESULTS_DIR / f"{Material.parse(path.name).name}.chessAI"
+            candidate = RESULTS_DIR / f"{Material.parse(path.name).canonical.name}.chessAI"
         except MaterialError:
             pass
         path = candidate if candidate.exists() else path
-    table, counts = load_table(path)
-    return SnSequence(table, counts, path=path)
+    table, counts, counts_black = load_table_with_counts(path)
+    return SnSequence(table, counts, path=path, board_counts_black=counts_black)
 
 
 def find_situation_in_sequence(board_int: int, s_n_sequence: SnSequence) -> int:
@@ -125,13 +207,14 @@ def find_situation_in_sequence(board_int: int, s_n_sequence: SnSequence) -> int:
 
 
 def find_next_move(board: chess.Board, s_index: int, s_n_sequence: SnSequence) -> Tuple[int, Optional[chess.Move]]:
-    """A legal White move from S_``s_index`` into S_(``s_index``-1): ``(s_index - 1, move)``, else ``(-1, None)``.
+    """A legal move of the winner from S_``s_index`` into S_(``s_index``-1): ``(s_index - 1, move)``, else
+    ``(-1, None)``.  The winner is White (the thesis), or Black for ``s_n_sequence.black``.
 
     Promotions count too: the child is then looked up in the promoted
     material's table.  Moves are tried in python-chess's order, so the
     answer is deterministic.
     """
-    if s_index <= 0 or board.turn != chess.WHITE:
+    if s_index <= 0 or board.turn != s_n_sequence.winner:
         return -1, None
     target = s_index - 1
     for move in board.legal_moves:

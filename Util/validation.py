@@ -27,7 +27,7 @@ from .gaviota_native import NativeGaviota
 from .board_int import board_squares
 from .material import Material, material_of_board
 from .retrograde import UNKNOWN, DtmTable
-from .rules import black_to_move_legal_and_check, white_to_move_legal
+from .rules import black_to_move_legal_and_check, legal_with, white_to_move_legal
 from .sequence import SnSequence
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +53,10 @@ _WHERE_TO_GET = {
 
 def reference_file(kind: str, material: Material) -> str:
     """The file name a reference uses for a material: ``kbnk.gtb.cp4`` or ``KBNvK.rtbw``."""
-    return f"k{material.white.lower()}k.gtb.cp4" if kind == "gaviota" else f"{material.name}.rtbw"
+    material = material.canonical
+    if kind == "gaviota":
+        return f"k{material.white.lower()}k{material.black.lower()}.gtb.cp4"
+    return f"{material.name}.rtbw"
 
 
 def find_reference_folder(kind: str, material: Material, folders: Optional[List[os.PathLike]] = None) -> Path:
@@ -96,7 +99,7 @@ class Comparison:
 def random_legal_boards(material: Material, count: int, white_to_move: bool, seed: int) -> List[chess.Board]:
     """``count`` random positions of ``material`` that python-chess calls valid."""
     rng = random.Random(seed)
-    letters = "Kk" + material.white
+    letters = material.letters
     boards = []
     while len(boards) < count:
         squares = rng.sample(range(64), len(letters))
@@ -109,6 +112,17 @@ def random_legal_boards(material: Material, count: int, white_to_move: bool, see
     return boards
 
 
+def gaviota_value(gaviota: NativeGaviota, board: chess.Board) -> int:
+    """Gaviota's answer for a board as our DTM byte: n, odd when the side to move mates, even when it is
+    mated; -1 for a draw."""
+    material = material_of_board(board)
+    squares = board_squares(board, material.piece_list)
+    gaviota.set_material(material.white, material.black)
+    whites = [squares[0]] + squares[2 : 2 + len(material.white)]
+    blacks = [squares[1]] + squares[2 + len(material.white) :]
+    return gaviota.dtm_plies(whites, blacks, board.turn == chess.WHITE)
+
+
 def gaviota_n(gaviota: NativeGaviota, board: chess.Board) -> int:
     """Gaviota's answer for a board as the thesis's n (-1 where White cannot force mate)."""
     material = material_of_board(board)
@@ -118,13 +132,15 @@ def gaviota_n(gaviota: NativeGaviota, board: chess.Board) -> int:
 
 
 def _sample(sequence: SnSequence, reference: str, count: int, seed: int,
-            answer: Callable[[chess.Board], int], agrees: Callable[[int, int, chess.Board], bool]) -> Comparison:
+            answer: Callable[[chess.Board], int], agrees: Callable[[int, int, chess.Board], bool],
+            ours_of: Optional[Callable[[chess.Board], int]] = None) -> Comparison:
     """Random legal boards, both sides to move, looked up through the public API and compared."""
+    ours_of = ours_of or sequence.find_board
     result = Comparison(sequence.material.name, reference)
     start = time.perf_counter()
     for white_to_move in (True, False):
         for board in random_legal_boards(sequence.material, count, white_to_move, seed):
-            ours, theirs = sequence.find_board(board), answer(board)
+            ours, theirs = ours_of(board), answer(board)
             result.checked += 1
             if not agrees(ours, theirs, board):
                 result.mismatches.append((board.fen(), ours, theirs))
@@ -133,42 +149,44 @@ def _sample(sequence: SnSequence, reference: str, count: int, seed: int,
 
 
 def sample_against_gaviota(sequence: SnSequence, gaviota: NativeGaviota, count: int, seed: int = 1) -> Comparison:
-    """Our n equals Gaviota's depth to mate exactly (both -1 where White cannot force mate)."""
-    return _sample(sequence, "gaviota", count, seed, lambda board: gaviota_n(gaviota, board),
-                   lambda ours, theirs, board: ours == theirs)
+    """Our n equals Gaviota's depth to mate exactly, whoever mates (both -1 for a draw)."""
+    return _sample(sequence, "gaviota", count, seed, lambda board: gaviota_value(gaviota, board),
+                   lambda ours, theirs, board: ours == theirs, sequence.value)
 
 
 def sample_against_syzygy(sequence: SnSequence, syzygy: chess.syzygy.Tablebase, count: int, seed: int = 2) -> Comparison:
-    """In some S_n exactly when Syzygy's WDL says White wins (cursed wins included)."""
+    """Won, lost and drawn exactly where Syzygy's WDL says so (cursed wins and blessed losses included):
+    odd n, the side to move wins; even n, it loses; no n, a draw."""
 
     def agrees(ours: int, wdl: int, board: chess.Board) -> bool:
-        white_wins = wdl > 0 if board.turn == chess.WHITE else wdl < 0
-        return (ours >= 0) == white_wins
+        result = 0 if ours < 0 else (1 if ours % 2 else -1)
+        return result == (wdl > 0) - (wdl < 0)
 
-    return _sample(sequence, "syzygy", count, seed, syzygy.probe_wdl, agrees)
+    return _sample(sequence, "syzygy", count, seed, syzygy.probe_wdl, agrees, sequence.value)
 
 
 def exhaustive_against_gaviota(table: DtmTable, gaviota: NativeGaviota, chunk: int = 1 << 18) -> Comparison:
-    """Every legal entry of the table (every position up to symmetry), both sides to move."""
+    """Every legal entry of the table (every position up to symmetry), both sides to move: our DTM byte
+    (n, odd when the side to move mates, even when it is mated; -1 for a draw) equals Gaviota's."""
     material, layout = table.material, table.layout
     result = Comparison(material.name, "gaviota")
     start = time.perf_counter()
-    gaviota.set_material(material.white)
-    probe = gaviota.white_mates_in
-    for white_to_move, array in ((True, table.dtm_white), (False, table.dtm_black)):
+    gaviota.set_material(material.white, material.black)
+    probe = gaviota.dtm_plies
+    white_pieces, black_pieces = layout.pieces_of
+    for side, array in enumerate((table.dtm_white, table.dtm_black)):
+        white_to_move = side == 0
         for first in range(0, layout.size, chunk):
             index = np.arange(first, min(first + chunk, layout.size), dtype=np.int64)
             squares = layout.decode(index)
-            if white_to_move:
-                legal = white_to_move_legal(layout.letters, squares)
-            else:
-                legal = black_to_move_legal_and_check(layout.letters, squares)[0]
+            legal = legal_with(layout.letters, squares, white_to_move)
             ours = array[index[legal]].astype(np.int64)
             ours[ours == UNKNOWN] = -1
             columns = [s[legal].tolist() for s in squares]
-            white_columns = [columns[0]] + columns[2:]
-            for k, (black_king, *white) in enumerate(zip(columns[1], *white_columns)):
-                theirs = probe(white, black_king, white_to_move)
+            whites = list(zip(*(columns[i] for i in white_pieces)))
+            blacks = list(zip(*(columns[i] for i in black_pieces)))
+            for k in range(len(columns[0])):
+                theirs = probe(whites[k], blacks[k], white_to_move)
                 if theirs != ours[k]:
                     result.mismatches.append((_fen(layout.letters, [c[k] for c in columns], white_to_move),
                                               int(ours[k]), theirs))

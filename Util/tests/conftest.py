@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from Util.calculation import TableStore
-from Util.expansion import board_counts
 from Util.gaviota_native import GaviotaUnavailable, NativeGaviota
 from Util.sequence import SnSequence
 from Util.validation import open_syzygy, reference_folder
@@ -25,8 +24,7 @@ def sequence_of(store):
 
     def get(material: str) -> SnSequence:
         if material not in cache:
-            table = store.get(material)
-            cache[material] = SnSequence(table, board_counts(table), store=store)
+            cache[material] = SnSequence.from_store(store, material)
         return cache[material]
 
     return get
@@ -58,3 +56,16 @@ def missing_part(what: str) -> None:
     if Path("/etc/debian_version").exists():
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def python_gaviota():
+    """python-chess's own Gaviota prober (it resolves en passant itself), over the reference folder."""
+    import chess.gaviota
+
+    folder = reference_folder("gaviota")
+    if not (folder / "kqkr.gtb.cp4").exists():
+        pytest.skip(f"Gaviota reference unavailable: no 4-piece tables in {folder} (set GAVIOTA_PATH)")
+    tablebase = chess.gaviota.open_tablebase(str(folder))
+    yield tablebase
+    tablebase.close()

@@ -6,8 +6,9 @@ import zipfile
 import numpy as np
 import pytest
 
-from Util.chessai_file import FORMAT_VERSION, ChessAIFileError, load_table, save_table
-from Util.expansion import board_counts
+from Util.chessai_file import FORMAT_VERSION, ChessAIFileError, load_table, load_table_with_counts, save_table
+from Util.expansion import board_counts, board_counts_by_winner
+from Util.material import Material
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,22 @@ def test_round_trip_keeps_every_value(material, store, tmp_path):
     assert np.array_equal(table.dtm_black, original.dtm_black)
     assert counts == board_counts(original)
     payload = _payload(path)
-    assert payload["version"] == FORMAT_VERSION and payload["piece_list"] == "Kk" + material[1:-2]
+    # tables with a lone black king keep format version 2, byte for byte as before version 3
+    assert payload["version"] == 2 and payload["piece_list"] == "Kk" + material[1:-2]
+
+
+@pytest.mark.parametrize("material", ["KQvKR", "KPvKP"])
+def test_tables_with_black_pieces_round_trip_with_both_winners(material, store, tmp_path):
+    original = store.get(material)
+    white, black = board_counts_by_winner(original)
+    path = save_table(original, tmp_path / f"{material}.chessAI", white, black)
+    table, counts, counts_black = load_table_with_counts(path)
+    assert np.array_equal(table.dtm_white, original.dtm_white)
+    assert np.array_equal(table.dtm_black, original.dtm_black)
+    assert (counts, counts_black) == (white, black)
+    assert counts and counts_black  # both sides mate somewhere in these tables
+    payload = _payload(path)
+    assert payload["version"] == FORMAT_VERSION == 3 and payload["piece_list"] == Material.parse(material).letters
 
 
 def test_large_tables_are_deflated_faster_and_read_the_same(store, tmp_path, monkeypatch):

@@ -118,3 +118,48 @@ def test_killed_calculation_resumes_to_an_identical_file(tmp_path):
     assert "resuming after ply" in resumed.stderr
     assert target.read_bytes() == uninterrupted.read_bytes()
     assert not partial.exists()
+
+
+@pytest.fixture(scope="module")
+def kqkr_folder(tmp_path_factory):
+    """``calculate`` with two names, one of them colour-swapped: KQvKR and its sub-tables, in order."""
+    folder = tmp_path_factory.mktemp("both")
+    result = run_cli("calculate", "KRvKQ", "KQvK", "--quiet", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["KQvK", "KRvK", "KQvKR"]
+    assert "in White's S_n" in lines[-1] and "in Black's" in lines[-1]
+    again = run_cli("calculate", "KQvKR", "KRvK", "--quiet", cwd=folder)
+    assert again.stdout.splitlines() == ["KQvK: already computed", "KRvK: already computed",
+                                         "KQvKR: already computed"]
+    return folder
+
+
+def test_probe_dtm_prints_gaviotas_signed_depth_for_either_colour_order(kqkr_folder, python_gaviota):
+    import random
+
+    rng, fens = random.Random(3), []
+    while len(fens) < 60:
+        letters = rng.choice(["KkQr", "KkRq"])  # KQvKR and KRvKQ boards: one table serves both
+        board = chess.Board(None)
+        for square, letter in zip(rng.sample(range(64), 4), letters):
+            board.set_piece_at(square, chess.Piece.from_symbol(letter))
+        board.turn = rng.random() < 0.5
+        if board.is_valid():
+            fens.append(board.fen())
+    result = run_cli("probe", "--dtm", "KRvKQ", *fens, cwd=kqkr_folder)
+    assert result.returncode == 0, result.stderr
+    expected = [python_gaviota.probe_dtm(chess.Board(fen)) for fen in fens]
+    assert [int(line) for line in result.stdout.split()] == expected
+    assert any(v > 0 for v in expected) and any(v < 0 for v in expected)
+
+
+def test_stats_of_a_both_sided_table_lists_both_winners(kqkr_folder, sequence_of):
+    result = run_cli("stats", "KQvKR", cwd=kqkr_folder)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    sequence = sequence_of("KQvKR")
+    white = {int(n): int(c) for n, c in (line.split() for line in lines if line[0].isdigit())}
+    black = {int(n): int(c) for _, n, c in (line.split() for line in lines if line.startswith("black "))}
+    assert white == sequence.board_counts and black == sequence.black.board_counts
+    assert lines[-1] == f"total {sum(white.values()) + sum(black.values())}"

@@ -1,0 +1,134 @@
+"""Endgames with pieces on both sides: names, both winners, colour-swapped look-ups, en passant.
+
+The both-sided four-piece tables are sampled against Gaviota and Syzygy in
+test_against_references (DEFAULT_MATERIALS holds all 35 tables); here the
+parts that only both-sided tables have are checked against python-chess's
+own Gaviota prober, which resolves en passant itself.
+"""
+
+import random
+
+import chess
+import pytest
+
+from Util.calculation import all_materials, calculation_order
+from Util.material import Material, MaterialError
+
+
+@pytest.mark.parametrize("name, canonical", [
+    ("KQvK", "KQvK"), ("KvKQ", "KQvK"), ("KRvKQ", "KQvKR"), ("KQvKR", "KQvKR"), ("KPvKNN", "KNNvKP"),
+    ("KNvKBN", "KBNvKN"), ("KPvKP", "KPvKP"), ("kbvkr", "KRvKB"),
+])
+def test_a_material_and_its_colour_swap_share_one_table(name, canonical):
+    assert Material.parse(name).canonical.name == canonical
+
+
+def test_more_than_five_pieces_is_refused_with_the_count():
+    with pytest.raises(MaterialError, match="4 pieces besides the kings"):
+        Material.parse("KQRvKRR")
+
+
+def test_there_are_145_tables_up_to_five_pieces():
+    """Gaviota and Syzygy have 5 three-piece, 30 four-piece and 110 five-piece tables."""
+    assert [len(all_materials(k)) for k in (3, 4, 5)] == [5, 35, 145]
+    assert all(m.is_canonical for m in all_materials(5))
+
+
+def test_calculation_order_puts_every_table_after_those_it_needs():
+    order = calculation_order(["KRvKQ", "KPvKP"])
+    assert order.index(Material.parse("KQvK")) < order.index(Material.parse("KQvKR"))
+    for position, material in enumerate(order):
+        assert all(order.index(d) < position for d in material.dependencies() if d.piece_count > 2)
+
+
+def _random_boards(material: str, count: int, seed: int):
+    rng, letters, boards = random.Random(seed), Material.parse(material).letters, []
+    while len(boards) < count:
+        board = chess.Board(None)
+        for square, letter in zip(rng.sample(range(64), len(letters)), letters):
+            board.set_piece_at(square, chess.Piece.from_symbol(letter))
+        board.turn = rng.random() < 0.5
+        if board.is_valid():
+            boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("material", ["KvKQ", "KRvKQ", "KPvKR", "KNvKP"])
+def test_boards_with_the_colours_swapped_get_gaviotas_signed_dtm(material, sequence_of, python_gaviota):
+    """A KRvKQ board is looked up in KQvKR's table turned round; the answer must be python-chess's."""
+    sequence = sequence_of(Material.parse(material).canonical.name)
+    boards = _random_boards(material, 150, seed=len(material))
+    wrong = [(b.fen(), sequence.dtm(b), python_gaviota.probe_dtm(b)) for b in boards
+             if sequence.dtm(b) != python_gaviota.probe_dtm(b)]
+    assert wrong == []
+
+
+def test_the_sets_in_which_black_mates(sequence_of, python_gaviota):
+    """In KQvKR Black mates too (a rook against a badly placed king): ``sequence.black[n]`` holds those
+    boards, Black to move for odd n, White to move (and mated) for even n, as Gaviota says."""
+    from Util.board_int import to_board
+
+    sequence = sequence_of("KQvKR").black
+    assert sequence.winner == chess.BLACK and len(sequence) > 4
+    for n in (0, 1, 2, 3, 13):
+        boards = [to_board(x, sequence.piece_list) for x in list(iter(sequence[n]))[:: max(1, len(sequence[n]) // 20)]]
+        assert boards, n
+        for board in boards:
+            assert board.turn == (chess.BLACK if n % 2 else chess.WHITE)
+            assert python_gaviota.probe_dtm(board) == (n if n % 2 else -n), board.fen()
+            assert sequence.find_board(board) == n and sequence.white.find_board(board) == -1
+
+
+def _ep_boards(count: int, seed: int):
+    """Positions just after a double step, with a legal en passant capture (either colour)."""
+    rng, boards = random.Random(seed), []
+    while len(boards) < count:
+        file, beside = rng.randrange(8), rng.choice((-1, 1))
+        if not 0 <= file + beside < 8:
+            continue
+        white_pushed = rng.random() < 0.5
+        rank, behind = (3, -8) if white_pushed else (4, 8)
+        board = chess.Board(None)
+        pushed = chess.square(file, rank)
+        board.set_piece_at(pushed, chess.Piece(chess.PAWN, white_pushed))
+        board.set_piece_at(chess.square(file + beside, rank), chess.Piece(chess.PAWN, not white_pushed))
+        board.turn = not white_pushed
+        board.ep_square = pushed + behind
+        free = [s for s in range(64) if board.piece_at(s) is None and s not in (pushed + behind, pushed + 2 * behind)]
+        for square, color in zip(rng.sample(free, 2), (chess.WHITE, chess.BLACK)):
+            board.set_piece_at(square, chess.Piece(chess.KING, color))
+        if board.is_valid() and board.has_legal_en_passant():
+            boards.append(board)
+    return boards
+
+
+def test_en_passant_positions_get_gaviotas_value(sequence_of, python_gaviota):
+    """Including positions where taking en passant is the only thing that saves the game."""
+    sequence = sequence_of("KPvKP")
+    saved = 0
+    for board in _ep_boards(300, seed=5):
+        assert sequence.dtm(board) == python_gaviota.probe_dtm(board), board.fen()
+        without = board.copy()
+        without.ep_square = None
+        if sequence.dtm(without) < 0 <= sequence.dtm(board):
+            saved += 1
+            assert python_gaviota.probe_dtm(without) < 0
+    assert saved >= 5  # the sample holds positions that only en passant saves
+
+
+def test_a_double_step_is_judged_with_the_reply_en_passant(sequence_of, python_gaviota):
+    """White to move before a double step beside a black pawn: its value (from the table) is Gaviota's,
+    which counts Black's reply en passant."""
+    sequence = sequence_of("KPvKP")
+    checked = 0
+    for board in _ep_boards(200, seed=9):
+        parent = board.copy()
+        pushed = chess.square(chess.square_file(board.ep_square), 3 if board.turn == chess.BLACK else 4)
+        start = pushed - 16 if board.turn == chess.BLACK else pushed + 16
+        parent.remove_piece_at(pushed)
+        parent.set_piece_at(start, chess.Piece(chess.PAWN, not board.turn))
+        parent.turn, parent.ep_square = not board.turn, None
+        if parent.is_valid():
+            assert sequence.dtm(parent) == python_gaviota.probe_dtm(parent), parent.fen()
+            checked += 1
+    assert checked > 100
