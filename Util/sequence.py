@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence as SequenceABC
 from pathlib import Path
-from typing import Dict, Iterator, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import chess
 import numpy as np
@@ -146,6 +146,24 @@ class SnSequence(SequenceABC):
         if material != table.material:  # stored with the colours the other way round
             board = board.mirror()
         return _lookup(table, board_squares(board, table.material.piece_list), board.turn == chess.WHITE)
+
+    def best_line(self, board: chess.Board) -> List[chess.Move]:
+        """The moves of best play from ``board`` to mate: the side that mates always takes a fastest mate,
+        the other side a longest defence, so each move goes from n into n-1 (through captures and
+        promotions too).  Empty for a draw or a finished game.  Moves are tried in python-chess's order."""
+        board, line = board.copy(stack=False), []
+        n = self.value(board)
+        while n > 0:
+            for move in board.legal_moves:
+                board.push(move)
+                if self.value(board) == n - 1:
+                    line.append(move)
+                    break
+                board.pop()
+            else:
+                raise RuntimeError(f"{board.fen()}: no move leads from n = {n} to {n - 1}; the table is inconsistent")
+            n -= 1
+        return line
 
     def dtm(self, board: chess.Board) -> int:
         """Signed depth to mate as python-chess's ``chess.gaviota`` gives it: +n when the side to move
