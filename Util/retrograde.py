@@ -56,7 +56,7 @@ from .en_passant import DoubleSteps, capture_exits, find_double_steps
 from .exits import DRAW, NO_EXIT, ExitFinder, SubTables
 from .layout import Layout
 from .material import Material
-from .moves import predecessors, successors
+from .moves import predecessors, successors, successors_masked
 from .parallel import Threads, core_count
 from .rules import legality
 
@@ -217,9 +217,12 @@ class _Engine:
         """
         other = self.dtm[1 - side]
         worst = np.full(index.shape, -1, dtype=np.int16)
-        for rows, child in successors(self.layout, side, index):
+        for rows, child in successors_masked(self.layout, side, index):
             value = other[child].astype(np.int16)
-            worst[rows] = np.maximum(worst[rows], np.where(value == ILLEGAL, np.int16(-1), value))
+            if rows.dtype == bool:
+                np.maximum(worst, np.where(rows & (value != ILLEGAL), value, np.int16(-1)), out=worst)
+            else:
+                worst[rows] = np.maximum(worst[rows], np.where(value == ILLEGAL, np.int16(-1), value))
         exit_value = self.exit_value[side][index].astype(np.int16)
         through_exit = np.where(exit_value == NO_EXIT, -1, np.where(exit_value & 1 == 0, exit_value - 1, UNKNOWN))
         steps = self.double_steps[side]
