@@ -78,6 +78,10 @@ def test_02_checks_what_it_teaches(notebook_02):
     assert re.search(r"Kxb4\s+leads to KRvK, n = 19", text) and "so this position is in S_20" in text
     assert "the AI plays c8=R" in text
     assert "resumed file identical to the uninterrupted one: True" in text
+    # pieces on both sides: Black's longest defence in KQvKR, a mate by Black, a draw only en passant saves
+    assert re.search(r"n = 70: 70 plies of best play, ending in checkmate: True", text)
+    assert re.search(r"Black to move mates in \d+ plies: 1\.\.\.\w*x", text)
+    assert re.search(r"without en passant: -\d+ .*\n  with en passant:    0 \(a draw\)", text)
 
 
 def test_02_draws_the_sizes_and_tabulates_results(notebook_02):
