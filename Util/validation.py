@@ -505,3 +505,69 @@ def write_report(material: str, lines: List[str], folder: os.PathLike = "Tests")
     stamp = time.strftime("%Y-%m-%d %H:%M:%S")
     path.write_text(f"Validation of {material} ({stamp})\n" + "\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+# ---- one ply deep, through python-chess's move generation ----------------------------------
+
+def one_ply_check(sequence: SnSequence, per_value: int = 100, seed: int = 0) -> Comparison:
+    """Every sampled position's value follows from its children's, one ply deep, with python-chess's
+    moves (for tables that no reference covers, such as the five-piece ones with pieces on both sides).
+
+    Up to ``per_value`` stored positions of every value and side to move,
+    draws included, are checked: n = 0 is checkmate; odd n is the fastest
+    child the opponent loses (even m) plus one; even n > 0 means every child
+    is an opponent's win (odd m) and the slowest is n - 1; a draw has no
+    child that the opponent loses, and a drawing child or no move at all.
+    Children in other materials are looked up through the sequence's store.
+    """
+    table, layout = sequence.table, sequence.table.layout
+    result = Comparison(table.material.name, "one ply")
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for side, array in enumerate((table.dtm_white, table.dtm_black)):
+        for value in _values_in(array):
+            index = _sample_entries(array, value, per_value, rng, layout, side)
+            for squares in zip(*(s.tolist() for s in layout.decode(index))):
+                board = chess.Board(None)
+                board.set_piece_map({sq: chess.Piece.from_symbol(c) for sq, c in zip(squares, layout.letters)})
+                board.turn = side == 0
+                n = -1 if value == UNKNOWN else int(value)
+                result.checked += 1
+                if not _follows_from_children(sequence, board, n):
+                    result.mismatches.append((board.fen(), n, -2))
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _values_in(array: np.ndarray, chunk: int = 1 << 24) -> List[int]:
+    counts = np.zeros(256, dtype=np.int64)
+    for first in range(0, array.size, chunk):
+        counts += np.bincount(array[first : first + chunk], minlength=256)
+    return [int(v) for v in np.flatnonzero(counts)]
+
+
+def _sample_entries(array: np.ndarray, value: int, count: int, rng, layout, side: int,
+                    chunk: int = 1 << 24) -> np.ndarray:
+    """Up to ``count`` random indices holding ``value`` (for UNKNOWN: legal positions only, i.e. draws)."""
+    found = [first + np.flatnonzero(array[first : first + chunk] == value) for first in range(0, array.size, chunk)]
+    index = np.concatenate(found) if found else np.empty(0, np.int64)
+    if value == UNKNOWN:
+        index = rng.choice(index, min(index.size, 20 * count), replace=False) if index.size else index
+        index = index[legal_with(layout.letters, layout.decode(index), side == 0)]
+    return np.sort(rng.choice(index, min(index.size, count), replace=False)) if index.size else index
+
+
+def _follows_from_children(sequence: SnSequence, board: chess.Board, n: int) -> bool:
+    children = []
+    for move in board.legal_moves:
+        board.push(move)
+        children.append(sequence.value(board))
+        board.pop()
+    losses = [m for m in children if m >= 0 and m % 2 == 0]  # the opponent, to move there, is mated
+    if n == 0:
+        return board.is_checkmate()
+    if n < 0:
+        return not losses and (not children or -1 in children)
+    if n % 2 == 1:
+        return bool(losses) and min(losses) + 1 == n
+    return bool(children) and all(m >= 0 and m % 2 == 1 for m in children) and max(children) + 1 == n

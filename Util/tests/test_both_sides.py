@@ -11,7 +11,7 @@ import random
 import chess
 import pytest
 
-from Util.calculation import all_materials, calculation_order
+from Util.calculation import TableStore, all_materials, calculation_order
 from Util.material import Material, MaterialError
 
 
@@ -132,3 +132,25 @@ def test_a_double_step_is_judged_with_the_reply_en_passant(sequence_of, python_g
             assert sequence.dtm(parent) == python_gaviota.probe_dtm(parent), parent.fen()
             checked += 1
     assert checked > 100
+
+
+def test_one_ply_check_passes_on_tables_and_catches_a_shifted_value(store, tmp_path):
+    """The check used for the five-piece tables with pieces on both sides: on KPvKP (en passant, both
+    winners) it finds nothing, and on a copy with one set's n changed it finds those positions."""
+    import numpy as np
+
+    from Util.retrograde import DtmTable
+    from Util.sequence import SnSequence
+    from Util.validation import one_ply_check
+
+    table = store.get("KPvKP")
+    result = one_ply_check(SnSequence(table, {}, store=store), per_value=12)
+    assert result.checked > 1000 and result.mismatches == []
+    broken = table.dtm_black.copy()
+    broken[broken == 12] = 14  # Black to move, mated in 12, filed as mated in 14
+    own = TableStore(tmp_path, progress=False)  # the broken table must not replace the session's KPvKP
+    for material in table.material.dependencies():
+        own.add(store.get(material))
+    changed = one_ply_check(SnSequence(DtmTable(table.material, table.dtm_white, broken), {}, store=own),
+                            per_value=12)
+    assert any(n == 14 for _, n, _ in changed.mismatches)
