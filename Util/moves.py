@@ -14,7 +14,7 @@ folded back onto its canonical squares by symmetry (:func:`king_moved`).
 
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -172,24 +172,27 @@ def successors(layout: Layout, side: int, index: np.ndarray,
         yield rows, moved
 
 
-def successors_masked(layout: Layout, side: int, index: np.ndarray) -> Iterator[Tuple[np.ndarray, np.ndarray]]:
+def successors_masked(layout: Layout, side: int, index: np.ndarray,
+                      pieces: Optional[Sequence[int]] = None) -> Iterator[Tuple[np.ndarray, np.ndarray]]:
     """Like :func:`successors`, but yields ``(rows, child)`` where ``rows`` may be a bool mask over all
     positions, with ``child`` given for every position (any index where the mask is False).
 
     One king or knight step (not the folded white king) is done for all
     positions at once: no index lists, which keeps the forward check of a
-    lone black king as cheap as it was in the thesis's case.
+    lone black king as cheap as it was in the thesis's case.  ``pieces``: only the moves of these
+    pieces (PIECE_LIST positions; default all of ``side``'s).
     """
     squares = layout.decode(index)
     occ = occupancy(squares)
-    steppers = [i for i in layout.pieces_of[side] if i != 0 and layout.letters[i].upper() in "KN"]
+    pieces = layout.pieces_of[side] if pieces is None else pieces
+    steppers = [i for i in pieces if i != 0 and layout.letters[i].upper() in "KN"]
     for i in steppers:
         square = squares[i].astype(np.int64)
         for step in STEPS[layout.letters[i].upper()]:
             target = np.take(step, square)
             free = is_empty(occ, target)
             yield free, np.where(free, index + (target - square) * layout.strides[i], 0)
-    others = [i for i in layout.pieces_of[side] if i not in steppers]
+    others = [i for i in pieces if i not in steppers]
     if others:
         enemy_pawns = enemy_pawn_bits(layout, side, squares)
         for i in others:

@@ -143,6 +143,9 @@ class _Engine:
         self.exit_value = [np.zeros(size, dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
         self._owner = np.zeros(size, dtype=np.uint8)  # scratch for _distinct; contents never matter
         self.double_steps = [DoubleSteps.empty(), DoubleSteps.empty()]  # see Util.en_passant
+        # forward checks try the pieces with few moves first: kings and knights, pawns, then sliders
+        self._check_order = [sorted(self.layout.pieces_of[s], key=lambda i: "KkNnPpBbRrQq".index(self.layout.letters[i]))
+                             for s in SIDES]
 
     @property
     def dtm_white(self) -> np.ndarray:
@@ -208,27 +211,40 @@ class _Engine:
         return found
 
     # ---- moves forwards, for mates and the "every move loses" check ---------------------
-    def move_values(self, side: int, index: np.ndarray) -> np.ndarray:
+    def move_values(self, side: int, index: np.ndarray, stop_above: Optional[int] = None) -> np.ndarray:
         """Per position (``side`` to move): the largest DTM the opponent gets over ``side``'s legal moves;
         -1 if there is no legal move.
 
         UNKNOWN means some legal move escapes (into no S_n known so far, or
-        an exit that draws or wins).
+        an exit that draws or wins).  With ``stop_above``, a position is
+        dropped (and reported as UNKNOWN) as soon as one move gives more:
+        the forward checks only ask "exactly n - 1?" or "no move?", and most
+        candidates fail on an early move, so the moves of the later pieces
+        are generated only for the few still alive.
         """
         other = self.dtm[1 - side]
-        worst = np.full(index.shape, -1, dtype=np.int16)
-        for rows, child in successors_masked(self.layout, side, index):
-            value = other[child].astype(np.int16)
-            if rows.dtype == bool:
-                np.maximum(worst, np.where(rows & (value != ILLEGAL), value, np.int16(-1)), out=worst)
-            else:
-                worst[rows] = np.maximum(worst[rows], np.where(value == ILLEGAL, np.int16(-1), value))
         exit_value = self.exit_value[side][index].astype(np.int16)
-        through_exit = np.where(exit_value == NO_EXIT, -1, np.where(exit_value & 1 == 0, exit_value - 1, UNKNOWN))
+        worst = np.where(exit_value == NO_EXIT, -1, np.where(exit_value & 1 == 0, exit_value - 1, UNKNOWN))
+        worst = worst.astype(np.int16)
         steps = self.double_steps[side]
         for rows, step in steps.rows_of(index):
             worst[rows] = np.maximum(worst[rows], steps.defender_wins_in(other, step))
-        return np.maximum(worst, through_exit)
+        alive = np.arange(index.size)
+        for piece in self._check_order[side]:
+            if stop_above is not None:
+                alive = alive[worst[alive] <= stop_above]
+            if not alive.size:
+                break
+            for rows, child in successors_masked(self.layout, side, index[alive], (piece,)):
+                value = other[child].astype(np.int16)
+                if rows.dtype == bool:
+                    worst[alive] = np.maximum(worst[alive], np.where(rows & (value != ILLEGAL), value, np.int16(-1)))
+                else:
+                    at = alive[rows]
+                    worst[at] = np.maximum(worst[at], np.where(value == ILLEGAL, np.int16(-1), value))
+        if stop_above is not None:
+            worst[worst > stop_above] = UNKNOWN
+        return worst
 
     # ---- the plies ---------------------------------------------------------------------
     def mates(self, side: int) -> np.ndarray:
@@ -236,7 +252,7 @@ class _Engine:
         def mated(span: Tuple[int, int]) -> np.ndarray:  # in chunks: all checks at once would need GBs
             bits = np.unpackbits(self._in_check[side][span[0] // 8 : -(-span[1] // 8)], count=span[1] - span[0])
             checked = span[0] + np.flatnonzero(bits)
-            return checked[self.move_values(side, checked) < 0]
+            return checked[self.move_values(side, checked, stop_above=-1) < 0]
 
         if not self.can_lose[side]:
             return np.empty(0, np.int64)
@@ -315,7 +331,10 @@ class _Engine:
 
     def loss_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
         """Even n: predecessors of the frontier (and exits losing in n) whose every move loses by n."""
-        jobs = self._push_jobs(side, n, frontier, True, self._mark_loss)
+        if self._pulling_is_cheaper(side, frontier):
+            jobs = [partial(self._pull_losses, side, n, span) for span in _spans(self.layout.size, CHUNK)]
+        else:
+            jobs = self._push_jobs(side, n, frontier, True, self._mark_loss)
         jobs += self._push_jobs(side, n, exits.at(n), False, self._mark_loss)
         steps = self.double_steps[side]
         if steps.parent.size:
@@ -376,6 +395,13 @@ class _Engine:
         mine[new] = n
         return new
 
+    def _pull_losses(self, side: int, n: int, span: Tuple[int, int]) -> np.ndarray:
+        """Mark n on the undecided positions in ``span`` (``side`` to move) whose every move loses by n."""
+        undecided = span[0] + np.flatnonzero(self.dtm[side][span[0] : span[1]] == UNKNOWN)
+        new = undecided[self.move_values(side, undecided, stop_above=n - 1) == n - 1]
+        self.dtm[side][new] = n
+        return new
+
     def _mark_win(self, side: int, n: int, candidates: np.ndarray) -> np.ndarray:
         values = self.dtm[side]
         candidates = candidates[values[candidates] == UNKNOWN]
@@ -388,7 +414,7 @@ class _Engine:
         values = self.dtm[side]
         candidates = candidates[values[candidates] == UNKNOWN]
         candidates = self._distinct(candidates)
-        candidates = candidates[self.move_values(side, candidates) == n - 1]
+        candidates = candidates[self.move_values(side, candidates, stop_above=n - 1) == n - 1]
         values[candidates] = n
         return candidates
 
