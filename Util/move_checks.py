@@ -74,26 +74,29 @@ def boards_to_check(sequence: SnSequence, n: int, every_board: bool = False,
     ``sample``: at most this many, drawn with ``seed`` (all if None).
     """
     table = sequence.table
+    white_wins = sequence.winner == chess.WHITE
     if every_board:
-        boards = boards_in_s_n(table, n)
+        boards = boards_in_s_n(table, n, white_wins)
     else:
-        boards = _representatives(table, n)
+        boards = _representatives(table, n, white_wins)
     if sample is not None and sample < boards.size:
         rng = np.random.default_rng(seed)
         boards = np.sort(rng.choice(boards, size=sample, replace=False))
     return boards
 
 
-def _representatives(table: DtmTable, n: int) -> np.ndarray:
-    """The stored positions of S_n as board integers (identical pieces once, in square order)."""
-    array = table.dtm_white if n % 2 else table.dtm_black
+def _representatives(table: DtmTable, n: int, white_wins: bool = True) -> np.ndarray:
+    """The stored positions of S_n (in which White mates, or Black) as board integers (identical pieces
+    once, in square order)."""
+    white_to_move = (n % 2 == 1) == white_wins
+    array = table.dtm_white if white_to_move else table.dtm_black
     index = np.flatnonzero(array == n)
     squares = table.layout.decode(index)
     keep = np.ones(index.shape, dtype=bool)
     for group in table.layout.identical_groups:
         for a, b in zip(group, group[1:]):
             keep &= squares[a] < squares[b]
-    return encode_integers([s[keep] for s in squares], n % 2 == 1)
+    return encode_integers([s[keep] for s in squares], white_to_move)
 
 
 # ---- successors ----------------------------------------------------------------------------

@@ -270,23 +270,31 @@ def _gaviota_chunk(chunk) -> Tuple[int, int, int, list]:
 
     n, boards = chunk
     gaviota, material = WORKER_STATE["gaviota"], WORKER_STATE["material"]
-    gaviota.set_material(material.white)
-    probe, white_to_move = gaviota.white_mates_in, n % 2 == 1
+    gaviota.set_material(material.white, material.black)
+    whites, blacks = _sides_of(material)
     columns = _squares_of(boards, material.piece_count)
     agreed, mismatches = 0, []
-    for k, (white_king, black_king, *pieces) in enumerate(zip(*columns)):
-        theirs = probe([white_king, *pieces], black_king, white_to_move)
+    for k, board_int in enumerate(boards.tolist()):
+        white_to_move = bool(board_int & 1)
+        theirs = gaviota.dtm_plies([columns[i][k] for i in whites], [columns[i][k] for i in blacks], white_to_move)
         if theirs == n:
             agreed += 1
         elif len(mismatches) < 20:
-            mismatches.append((_fen("Kk" + material.white, [c[k] for c in columns], white_to_move), n, theirs))
+            mismatches.append((_fen(material.letters, [c[k] for c in columns], white_to_move), n, theirs))
     return n, len(boards), agreed, mismatches
+
+
+def _sides_of(material: Material) -> Tuple[List[int], List[int]]:
+    """PIECE_LIST positions of White's pieces and of Black's, kings first."""
+    letters = material.letters
+    return ([i for i, c in enumerate(letters) if c.isupper()], [i for i, c in enumerate(letters) if c.islower()])
 
 
 def compare_with_gaviota(sequence: SnSequence, folder: Optional[os.PathLike] = None, *, every_board: bool = True,
                          sample: Optional[int] = None, seed: int = 0, workers: Optional[int] = None,
                          cache_mb: int = 256, progress: bool = True) -> AgreementPerN:
-    """Gaviota's depth to mate equals n for every board of every S_n (the thesis's ``compare_with_gaviota``).
+    """Gaviota's depth to mate equals n for every board of every S_n (the thesis's ``compare_with_gaviota``);
+    where Black has pieces, of the S_n in which Black mates too (counted under the same n).
 
     ``every_board``: mirror images too (else one board per symmetry class);
     ``sample``: at most this many boards per S_n.  Runs on all cores
@@ -300,6 +308,8 @@ def compare_with_gaviota(sequence: SnSequence, folder: Optional[os.PathLike] = N
     result = AgreementPerN(sequence.material.name, "gaviota")
     start = time.perf_counter()
     chunks = _board_chunks(sequence, every_board, sample, seed)
+    if not sequence.material.lone_black_king:
+        chunks += _board_chunks(sequence.for_winner(not sequence.winner), every_board, sample, seed)
     state = {"gaviota_folder": folder, "cache_mb": cache_mb, "material": sequence.material}
     for n, checked, agreed, mismatches in map_chunks(
         _gaviota_chunk, chunks, state=state, setup=_open_gaviota_in_worker, workers=workers,
@@ -352,27 +362,30 @@ def _all_boards_chunk(chunk) -> Tuple[int, int, int, int, list]:
     legal = (white_to_move_legal(layout.letters, squares) if white_to_move
              else black_to_move_legal_and_check(layout.letters, squares)[0])
     squares = [s[legal] for s in squares]
-    ours = table.dtm(squares, white_to_move) != UNKNOWN
-    return _match_boards(squares, ours, white_to_move, layout.letters)
+    return _match_boards(squares, table.dtm(squares, white_to_move), white_to_move, table.material)
 
 
-def _match_boards(squares, ours: np.ndarray, white_to_move: bool, letters: str):
+def _match_boards(squares, ours: np.ndarray, white_to_move: bool, material: Material):
+    """Of these boards: how many Gaviota calls won (by either side), how many of those are in an S_n of
+    the same winner, how many are in an S_n but drawn for Gaviota, and examples of disagreement."""
     from .parallel import WORKER_STATE
 
     gaviota = WORKER_STATE["gaviota"]
-    gaviota.set_material(letters[2:])
-    probe = gaviota.white_mates_in
+    gaviota.set_material(material.white, material.black)
+    whites, blacks = _sides_of(material)
     columns = [s.tolist() for s in squares]
+    ours = ours.tolist()
     won = matched = extra = 0
     examples = []
-    for k, (white_king, black_king, *pieces) in enumerate(zip(*columns)):
-        gaviota_won = probe([white_king, *pieces], black_king, white_to_move) >= 0
-        won += gaviota_won
-        matched += gaviota_won and bool(ours[k])
-        if gaviota_won != bool(ours[k]):
-            extra += not gaviota_won
-            if len(examples) < 10:
-                examples.append(_fen(letters, [c[k] for c in columns], white_to_move))
+    for k in range(len(columns[0])):
+        theirs = gaviota.dtm_plies([columns[i][k] for i in whites], [columns[i][k] for i in blacks], white_to_move)
+        mine = -1 if ours[k] == UNKNOWN else ours[k]
+        won += theirs >= 0
+        same = (theirs >= 0) == (mine >= 0) and (theirs < 0 or theirs % 2 == mine % 2)
+        matched += theirs >= 0 and same
+        extra += theirs < 0 <= mine
+        if not same and len(examples) < 10:
+            examples.append(_fen(material.letters, [c[k] for c in columns], white_to_move))
     return len(columns[0]), won, matched, extra, examples
 
 
@@ -383,13 +396,13 @@ def _sampled_boards_chunk(chunk):
     table: DtmTable = WORKER_STATE["table"]
     boards = random_legal_boards(table.material, count, white_to_move, seed)
     squares = [np.array(column) for column in zip(*(board_squares(b, table.material.piece_list) for b in boards))]
-    ours = table.dtm(squares, white_to_move) != UNKNOWN
-    return _match_boards(squares, ours, white_to_move, table.layout.letters)
+    return _match_boards(squares, table.dtm(squares, white_to_move), white_to_move, table.material)
 
 
 def matchrate(sequence: SnSequence, folder: Optional[os.PathLike] = None, *, sample: Optional[int] = None,
               seed: int = 0, workers: Optional[int] = None, progress: bool = True) -> MatchRate:
-    """The share of legal boards Gaviota calls won for White that lie in some S_n (the thesis's ``matchrate``).
+    """The share of legal boards Gaviota calls won that lie in some S_n (the thesis's ``matchrate``): for
+    White, or, where Black has pieces, for either side, in an S_n of the same winner.
 
     Every legal board of the material, both sides to move; or, with
     ``sample``, that many random legal boards per side to move.

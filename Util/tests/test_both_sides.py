@@ -154,3 +154,19 @@ def test_one_ply_check_passes_on_tables_and_catches_a_shifted_value(store, tmp_p
     changed = one_ply_check(SnSequence(DtmTable(table.material, table.dtm_white, broken), {}, store=own),
                             per_value=12)
     assert any(n == 14 for _, n, _ in changed.mismatches)
+
+
+def test_gaviota_checks_of_notebook_06_cover_both_winners(sequence_of):
+    """compare_with_gaviota looks at the sets of both winners of KQvKR, matchrate at boards won by either
+    side; both must agree with Gaviota."""
+    from Util.validation import compare_with_gaviota, matchrate, reference_folder
+
+    folder = reference_folder("gaviota")
+    if not (folder / "kqkr.gtb.cp4").exists():
+        pytest.skip(f"Gaviota reference unavailable: no kqkr.gtb.cp4 in {folder} (set GAVIOTA_PATH)")
+    sequence = sequence_of("KQvKR")
+    versus = compare_with_gaviota(sequence, folder, sample=40, progress=False, workers=1)
+    black_n = set(sequence.black.board_counts)
+    assert versus.ok and set(versus.checked) == set(sequence.board_counts) | black_n
+    rate = matchrate(sequence, folder, sample=4000, progress=False, workers=1)
+    assert rate.rate == 100.0 and rate.ours_but_not_gaviota == 0 and rate.gaviota_won > 3000
