@@ -3,7 +3,9 @@
 The S_n sets of the thesis "Entwicklung einer KI für das Schach-Endspiel":
 S_0 holds the positions where Black is checkmated; odd n, White to move
 and mating in n plies; even n, Black to move and mated in n plies whatever
-it does.  n is exact depth to mate, as in Gaviota.
+it does.  n is exact depth to mate, as in Gaviota.  With pieces on both
+sides either side may mate: odd n, the side to move mates; even n, it is
+mated (``sequence.black[n]`` are the sets in which Black mates).
 
 Typical use::
 

@@ -30,8 +30,6 @@ BOTH_SIDES_MATERIALS = [
 ]
 #: The tables of the benchmark and of ``verify`` when none are named: all 35 with 3 and 4 pieces.
 DEFAULT_MATERIALS = LONE_KING_MATERIALS + BOTH_SIDES_MATERIALS
-#: Five-piece tables with pieces on both sides that are the heaviest to compute.
-HEAVY_FIVE_PIECE = ["KRPvKR", "KQPvKQ", "KPPvKP", "KBNvKN"]
 HEADER = f"{'material':10} {'seconds':>8} {'peak MB':>8} {'positions':>12} {'max n':>6} {'file KB':>8}"
 
 
