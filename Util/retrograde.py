@@ -314,16 +314,9 @@ class _Engine:
         table, where most positions are decided in a few plies), the
         undecided positions look forwards instead: less work.
         """
-        if self._pulling_is_cheaper(side, frontier):
-            jobs = [partial(self._pull_wins, side, n, span) for span in _spans(self.layout.size, CHUNK)]
-        else:
-            jobs = self._push_jobs(side, n, frontier, True, self._mark_win)
-        jobs += self._push_jobs(side, n, exits.at(n), False, self._mark_win)
         steps = self.double_steps[side]
-        if steps.parent.size:
-            jobs += self._push_jobs(side, n, steps.parent[steps.defender_loses_in(self.dtm[1 - side]) == n - 1],
-                                    False, self._mark_win)
-        return self._collect(jobs, self.dtm[side], n)
+        return self._ply(side, n, frontier, exits, self._pull_wins, self._mark_win,
+                         lambda: steps.parent[steps.defender_loses_in(self.dtm[1 - side]) == n - 1])
 
     def _pulling_is_cheaper(self, side: int, frontier: np.ndarray) -> bool:
         """Fewer undecided positions than frontier positions (only counted for a large frontier)."""
@@ -331,15 +324,22 @@ class _Engine:
 
     def loss_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
         """Even n: predecessors of the frontier (and exits losing in n) whose every move loses by n."""
-        if self._pulling_is_cheaper(side, frontier):
-            jobs = [partial(self._pull_losses, side, n, span) for span in _spans(self.layout.size, CHUNK)]
-        else:
-            jobs = self._push_jobs(side, n, frontier, True, self._mark_loss)
-        jobs += self._push_jobs(side, n, exits.at(n), False, self._mark_loss)
         steps = self.double_steps[side]
-        if steps.parent.size:
-            jobs += self._push_jobs(side, n, steps.parent[steps.defender_wins_in(self.dtm[1 - side]) == n - 1],
-                                    False, self._mark_loss)
+        return self._ply(side, n, frontier, exits, self._pull_losses, self._mark_loss,
+                         lambda: steps.parent[steps.defender_wins_in(self.dtm[1 - side]) == n - 1])
+
+    def _ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits, pull, mark,
+             en_passant_parents: Callable[[], np.ndarray]) -> np.ndarray:
+        """The jobs of one side's ply, run: ``mark`` the predecessors of the frontier (or ``pull`` over the
+        undecided positions when that is less work), the exits deciding at n, and the parents of double
+        steps whose position after them (with en passant) got n-1."""
+        if self._pulling_is_cheaper(side, frontier):
+            jobs = [partial(pull, side, n, span) for span in _spans(self.layout.size, CHUNK)]
+        else:
+            jobs = self._push_jobs(side, n, frontier, True, mark)
+        jobs += self._push_jobs(side, n, exits.at(n), False, mark)
+        if self.double_steps[side].parent.size:
+            jobs += self._push_jobs(side, n, en_passant_parents(), False, mark)
         return self._collect(jobs, self.dtm[side], n)
 
     def _push_jobs(self, side: int, n: int, positions: np.ndarray, backwards: bool,
