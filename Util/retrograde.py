@@ -235,13 +235,14 @@ class _Engine:
                 alive = alive[worst[alive] <= stop_above]
             if not alive.size:
                 break
+            local = worst[alive]  # the survivors' values, updated in one compact array per piece
             for rows, child in successors_masked(self.layout, side, index[alive], (piece,)):
                 value = other[child].astype(np.int16)
                 if rows.dtype == bool:
-                    worst[alive] = np.maximum(worst[alive], np.where(rows & (value != ILLEGAL), value, np.int16(-1)))
+                    np.maximum(local, np.where(rows & (value != ILLEGAL), value, np.int16(-1)), out=local)
                 else:
-                    at = alive[rows]
-                    worst[at] = np.maximum(worst[at], np.where(value == ILLEGAL, np.int16(-1), value))
+                    local[rows] = np.maximum(local[rows], np.where(value == ILLEGAL, np.int16(-1), value))
+            worst[alive] = local
         if stop_above is not None:
             worst[worst > stop_above] = UNKNOWN
         return worst
