@@ -137,7 +137,6 @@ def test_a_double_step_is_judged_with_the_reply_en_passant(sequence_of, python_g
 def test_one_ply_check_passes_on_tables_and_catches_a_shifted_value(store, tmp_path):
     """The check used for the five-piece tables with pieces on both sides: on KPvKP (en passant, both
     winners) it finds nothing, and on a copy with one set's n changed it finds those positions."""
-    import numpy as np
 
     from Util.retrograde import DtmTable
     from Util.sequence import SnSequence
