@@ -28,13 +28,10 @@ from typing import List, Tuple
 
 import numpy as np
 
-from .exits import DRAW, NO_EXIT, ExitFinder, better
+from .exits import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, ExitFinder, better
 from .layout import Layout
 from .moves import EP_NEIGHBOURS, is_empty, pawn_direction, relative_rank
 from .rules import occupancy
-
-UNKNOWN = 255
-ILLEGAL = 254
 
 
 @dataclass

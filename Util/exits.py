@@ -30,8 +30,14 @@ from .rules import gives_check, legal_with, occupancy
 
 #: Exit byte of a position without a capture or promotion.
 NO_EXIT = 0
+#: DTM byte of a position that is in no S_n (a draw, or not a legal position).
+UNKNOWN = 255
 #: Exit byte (and DTM byte) of a draw.
-DRAW = 255
+DRAW = UNKNOWN
+#: DTM byte, inside the engine only, of an index that is no legal position with that side to move.
+#: Legality then costs no extra look-up: "undecided and legal" is one comparison with UNKNOWN.
+#: Outside the engine (tables, checkpoints) such indices hold UNKNOWN.
+ILLEGAL = 254
 
 
 def outcome_rank(value: np.ndarray) -> np.ndarray:

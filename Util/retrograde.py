@@ -53,15 +53,13 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .en_passant import DoubleSteps, capture_exits, find_double_steps
-from .exits import DRAW, NO_EXIT, ExitFinder, SubTables
+from .exits import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, ExitFinder, SubTables
 from .layout import Layout
 from .material import Material
 from .moves import predecessors, successors, successors_masked
 from .parallel import Threads, core_count
 from .rules import legality
 
-#: DTM value of a position that is in no S_n.
-UNKNOWN = 255
 #: Sides to move, as indices: ``engine.dtm[WHITE]``, PIECE_LIST position of that side's king.
 WHITE, BLACK = 0, 1
 SIDES = (WHITE, BLACK)
@@ -118,10 +116,6 @@ class _Exits:
         return int(finite.max()) if finite.size else -1
 
 
-#: DTM value, inside the engine only, of an index that is no legal position with that side to move.
-#: Legality then costs no extra look-up: "undecided and legal" is one comparison with UNKNOWN.
-#: Outside the engine (tables, checkpoints) such indices hold UNKNOWN.
-ILLEGAL = 254
 
 
 class _Engine:
