@@ -1,4 +1,9 @@
-"""Moves and un-moves on arrays of table indices (the engine's move generator).
+"""Moves and un-moves on arrays of table indices, for whole arrays of positions at once.
+
+The engine's hot loops (:mod:`Util.kernels`) generate the same moves one
+position at a time; this module serves the passes over arrays: captures
+and promotions (:mod:`Util.exits`), en passant (:mod:`Util.en_passant`),
+and whether a side has a move at all.
 
 Every function here works on many positions at once: ``squares`` holds one
 int array per piece (PIECE_LIST order, :mod:`Util.layout`), ``occ`` their
@@ -152,17 +157,6 @@ def _movers(layout: Layout, side: int, index: np.ndarray, squares: List[np.ndarr
                 yield i, rows, base[rows] + other * layout.strides[i]
 
 
-def predecessors(layout: Layout, side: int, frontier: np.ndarray) -> np.ndarray:
-    """Indices (``side`` to move, possibly repeated or illegal) of positions one move of ``side`` before
-    the positions ``frontier`` (the other side to move)."""
-    found = []
-    for i, _, moved in _movers(layout, side, frontier, layout.decode(frontier), True):
-        found.append(moved)
-        if i == 0:  # a king on the a1-h8 diagonal: both mirror entries are kept, so both get the value
-            found.append(layout.diagonal_twins(moved))
-    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
-
-
 def successors(layout: Layout, side: int, index: np.ndarray,
                squares: Optional[List[np.ndarray]] = None) -> Iterator[Tuple[np.ndarray, np.ndarray]]:
     """Yield ``(rows, child)``: positions ``index[rows]`` (``side`` to move) have a move into ``child``
@@ -170,34 +164,3 @@ def successors(layout: Layout, side: int, index: np.ndarray,
     squares = layout.decode(index) if squares is None else squares
     for _, rows, moved in _movers(layout, side, index, squares, False):
         yield rows, moved
-
-
-def successors_masked(layout: Layout, side: int, index: np.ndarray,
-                      pieces: Optional[Sequence[int]] = None) -> Iterator[Tuple[np.ndarray, np.ndarray]]:
-    """Like :func:`successors`, but yields ``(rows, child)`` where ``rows`` may be a bool mask over all
-    positions, with ``child`` given for every position (any index where the mask is False).
-
-    One king or knight step (not the folded white king) is done for all
-    positions at once: no index lists, which keeps the forward check of a
-    lone black king as cheap as it was in the thesis's case.  ``pieces``: only the moves of these
-    pieces (PIECE_LIST positions; default all of ``side``'s).
-    """
-    squares = layout.decode(index)
-    occ = occupancy(squares)
-    pieces = layout.pieces_of[side] if pieces is None else pieces
-    steppers = [i for i in pieces if i != 0 and layout.letters[i].upper() in "KN"]
-    for i in steppers:
-        square = squares[i].astype(np.int64)
-        for step in STEPS[layout.letters[i].upper()]:
-            target = np.take(step, square)
-            free = is_empty(occ, target)
-            yield free, np.where(free, index + (target - square) * layout.strides[i], 0)
-    others = [i for i in pieces if i not in steppers]
-    if others:
-        enemy_pawns = enemy_pawn_bits(layout, side, squares)
-        for i in others:
-            base = index - squares[i].astype(np.int64) * layout.strides[i]
-            for rows, other in piece_moves(layout.letters[i], squares[i], occ, False, enemy_pawns):
-                if rows.size:
-                    moved = king_moved(layout, squares, index, rows, other) if i == 0 else base[rows] + other * layout.strides[i]
-                    yield rows, moved

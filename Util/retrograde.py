@@ -31,14 +31,17 @@ but on integer indices in numpy arrays instead of sets of Boards:
   (:mod:`Util.en_passant`).
 
 Only the newest S_n (the frontier) is touched each ply, never the whole
-array, which is what makes it fast.
+array, which is what makes it fast.  The loops over single positions
+(un-make the moves of a frontier position, check a candidate's moves
+forwards) run compiled, in :mod:`Util.kernels`; this module says what they
+are asked to do, ply by ply.
 
 **Both cores.**  Within one ply the frontier's pieces are independent:
 marking only ever writes n into positions still unknown, and the forward
 check of a candidate reads only the other side's array, in which this ply
 writes nothing but values that make the check fail whether it reads them
-or the UNKNOWN before them.  So the pieces run on threads, one per core (numpy
-releases the interpreter lock inside its loops).  Two threads may find the
+or the UNKNOWN before them.  So the pieces run on threads, one per core (the
+compiled kernels release the interpreter lock).  Two threads may find the
 same position; the new S_n is deduplicated, so the result does not depend
 on the order in which the threads ran.
 """
@@ -56,9 +59,8 @@ from .en_passant import DoubleSteps, capture_exits, find_double_steps
 from .exits import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, ExitFinder, SubTables
 from .layout import Layout
 from .material import Material
-from .moves import predecessors, successors, successors_masked
+from .moves import successors
 from .parallel import Threads, core_count
-from .rules import legality
 
 #: Sides to move, as indices: ``engine.dtm[WHITE]``, PIECE_LIST position of that side's king.
 WHITE, BLACK = 0, 1
@@ -135,11 +137,13 @@ class _Engine:
         # (see Util.exits), found once so that the forward checks need not redo captures.
         self._in_check = [np.zeros(-(-size // 8), dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
         self.exit_value = [np.zeros(size, dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
-        self._owner = np.zeros(size, dtype=np.uint8)  # scratch for _distinct; contents never matter
         self.double_steps = [DoubleSteps.empty(), DoubleSteps.empty()]  # see Util.en_passant
-        # forward checks try the pieces with few moves first: kings and knights, pawns, then sliders
-        self._check_order = [sorted(self.layout.pieces_of[s], key=lambda i: "KkNnPpBbRrQq".index(self.layout.letters[i]))
-                             for s in SIDES]
+        # imported here, not at the top: numba's import would cost every probe 0.4 s
+        from . import kernel_rules, kernels
+        self.kernels, self.kernel_rules = kernels, kernel_rules
+        self.kernel_layout = kernels.KernelLayout.of(self.layout)
+        # one bit per index: the loss candidates already checked in this ply (see kernels._keep_unchecked)
+        self._checked = np.zeros(-(-size // 8), dtype=np.uint8) if any(self.can_lose) else None
 
     @property
     def dtm_white(self) -> np.ndarray:
@@ -181,20 +185,21 @@ class _Engine:
     def _classify_range(self, span: Tuple[int, int]) -> List[Tuple[np.ndarray, np.ndarray]]:
         """Legality, check and exit byte of the indices in ``span``; per side, the exits (index, value)
         that decide a position at some ply."""
+        none = np.empty(0, np.uint8)
+        checks = [self._in_check[s] if self.can_lose[s] else none for s in SIDES]
+        self.kernel_rules.classify_span(self.kernel_layout, *span, *self.dtm, *checks)
+        if not any(self.exits.has_exits(side) for side in SIDES):
+            return [(np.empty(0, np.int32), np.empty(0, np.uint8))] * 2
         index = np.arange(*span, dtype=np.int64)
         squares = self.layout.decode(index)
-        legal = legality(self.layout.letters, squares)
+        legal = [self.dtm[side][span[0] : span[1]] != ILLEGAL for side in SIDES]
         found = []
         for side in SIDES:
-            ok, check = legal[side], legal[2 + side]
-            self.dtm[side][index] = np.where(ok, UNKNOWN, ILLEGAL)
-            if self.can_lose[side]:
-                self._in_check[side][span[0] // 8 : -(-span[1] // 8)] = np.packbits(check & ok)
             if not self.exits.has_exits(side):
                 found.append((np.empty(0, np.int32), np.empty(0, np.uint8)))
                 continue
-            rows = index[ok]
-            value = self.exits.values(side, [s[ok] for s in squares])
+            rows = index[legal[side]]
+            value = self.exits.values(side, [s[legal[side]] for s in squares])
             if self.can_lose[side]:
                 self.exit_value[side][rows] = value
             deciding = (value != NO_EXIT) & (value != DRAW)
@@ -205,53 +210,28 @@ class _Engine:
         return found
 
     # ---- moves forwards, for mates and the "every move loses" check ---------------------
-    def move_values(self, side: int, index: np.ndarray, stop_above: Optional[int] = None) -> np.ndarray:
-        """Per position (``side`` to move): the largest DTM the opponent gets over ``side``'s legal moves;
-        -1 if there is no legal move.
-
-        UNKNOWN means some legal move escapes (into no S_n known so far, or
-        an exit that draws or wins).  With ``stop_above``, a position is
-        dropped (and reported as UNKNOWN) as soon as one move gives more:
-        the forward checks only ask "exactly n - 1?" or "no move?", and most
-        candidates fail on an early move, so the moves of the later pieces
-        are generated only for the few still alive.
-        """
-        other = self.dtm[1 - side]
-        exit_value = self.exit_value[side][index].astype(np.int16)
-        worst = np.where(exit_value == NO_EXIT, -1, np.where(exit_value & 1 == 0, exit_value - 1, UNKNOWN))
-        worst = worst.astype(np.int16)
+    def en_passant_worst(self, side: int) -> Tuple[np.ndarray, np.ndarray]:
+        """``(parents, worst)``: the positions (``side`` to move, sorted, distinct) with a double step
+        beside an enemy pawn, and the largest value the opponent gets through one of them (as far as
+        decided: UNKNOWN if one escapes, -1 if none is legal).  The forward checks start from it."""
         steps = self.double_steps[side]
-        for rows, step in steps.rows_of(index):
-            worst[rows] = np.maximum(worst[rows], steps.defender_wins_in(other, step))
-        alive = np.arange(index.size)
-        for piece in self._check_order[side]:
-            if stop_above is not None:
-                alive = alive[worst[alive] <= stop_above]
-            if not alive.size:
-                break
-            local = worst[alive]  # the survivors' values, updated in one compact array per piece
-            for rows, child in successors_masked(self.layout, side, index[alive], (piece,)):
-                value = other[child].astype(np.int16)
-                if rows.dtype == bool:
-                    np.maximum(local, np.where(rows & (value != ILLEGAL), value, np.int16(-1)), out=local)
-                else:
-                    local[rows] = np.maximum(local[rows], np.where(value == ILLEGAL, np.int16(-1), value))
-            worst[alive] = local
-        if stop_above is not None:
-            worst[worst > stop_above] = UNKNOWN
-        return worst
+        if not steps.parent.size:
+            return np.empty(0, np.int64), np.empty(0, np.int16)
+        value = steps.defender_wins_in(self.dtm[1 - side])
+        starts = np.flatnonzero(np.r_[True, steps.parent[1:] != steps.parent[:-1]])
+        return steps.parent[starts], np.maximum.reduceat(value, starts).astype(np.int16)
 
     # ---- the plies ---------------------------------------------------------------------
     def mates(self, side: int) -> np.ndarray:
-        """Positions (``side`` to move) that are checkmate."""
-        def mated(span: Tuple[int, int]) -> np.ndarray:  # in chunks: all checks at once would need GBs
-            bits = np.unpackbits(self._in_check[side][span[0] // 8 : -(-span[1] // 8)], count=span[1] - span[0])
-            checked = span[0] + np.flatnonzero(bits)
-            return checked[self.move_values(side, checked, stop_above=-1) < 0]
-
+        """Give 0 to the positions (``side`` to move) that are checkmate: in check, and no legal move.
+        Returns them."""
         if not self.can_lose[side]:
-            return np.empty(0, np.int64)
-        return np.concatenate(self.threads.map(mated, _spans(self.layout.size, CHUNK)))
+            return np.empty(0, np.int32)
+        lay, mine, other = self.kernel_layout, self.dtm[side], self.dtm[1 - side]
+        in_check, exit_value, ep = self._in_check[side], self.exit_value[side], self.en_passant_worst(side)
+        jobs = [partial(self.kernels.mates, lay, side, *span, in_check, mine, other, exit_value, *ep)
+                for span in _spans(self.layout.size, CHUNK)]
+        return self._collect(jobs, mine, 0)
 
     def forget_checks(self) -> None:
         """Free the in-check bits: only the mates need them."""
@@ -272,23 +252,6 @@ class _Engine:
 
         self.threads.map(clear, [(a, span) for a in self.dtm for span in _spans(a.size, CHUNK)])
 
-    def _distinct(self, index: np.ndarray) -> np.ndarray:
-        """``index`` almost without repeats (in no particular order).
-
-        Each entry writes its position (modulo 256, to keep the scratch array
-        at one byte per index) into a scratch slot; whichever write numpy
-        keeps, one entry per value finds its own position there.  Two equal
-        entries a multiple of 256 apart may both survive; that only repeats a
-        little work, and :meth:`_collect` removes repeats from the new S_n.
-        Threads share the scratch: a value may then survive in two threads
-        (again only repeated work), but never in none, because the thread that
-        wrote a slot last reads it after its own write.  Cheaper than
-        sorting, which dominated the 5-piece profile.
-        """
-        positions = np.arange(index.size, dtype=np.int64).astype(np.uint8)
-        self._owner[index] = positions
-        return index[self._owner[index] == positions]
-
     def ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
         """The positions (``side`` to move) that get value n: for odd n those that mate in n, for even n
         those mated in n.  ``frontier``: the other side's positions that got n-1 last ply."""
@@ -301,71 +264,82 @@ class _Engine:
         return self.loss_ply(side, n, frontier, exits)
 
     def win_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
-        """Odd n: the undecided positions with a move into the other side's losses in n-1 (or an exit
-        mating in n).
+        """Odd n: the undecided positions with a move into the other side's losses in n-1 (or an exit or
+        en passant double step that mates in n).
 
         Usually found backwards, from the frontier.  When the frontier is
         larger than what is still undecided (the middle plies of a 5-piece
         table, where most positions are decided in a few plies), the
         undecided positions look forwards instead: less work.
         """
+        lay, mine, other = self.kernel_layout, self.dtm[side], self.dtm[1 - side]
         steps = self.double_steps[side]
-        return self._ply(side, n, frontier, exits, self._pull_wins, self._mark_win,
-                         lambda: steps.parent[steps.defender_loses_in(self.dtm[1 - side]) == n - 1])
+        direct = [exits.at(n)]
+        if steps.parent.size:
+            direct.append(steps.parent[steps.defender_loses_in(other) == n - 1])
+        return self._ply(side, n, frontier, direct,
+                         pull=partial(self.kernels.pull_wins, lay, side, n),
+                         push=partial(self.kernels.mark_wins, lay, side, n),
+                         confirm=partial(_mark_undecided, mine, n),
+                         arrays=(mine, other))
+
+    def loss_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
+        """Even n: predecessors of the frontier (and exits or en passant double steps losing in n) whose
+        every move loses by n."""
+        lay, mine, other = self.kernel_layout, self.dtm[side], self.dtm[1 - side]
+        steps, exit_value = self.double_steps[side], self.exit_value[side]
+        ep = self.en_passant_worst(side)
+        checked = self._checked
+        self.threads.map(lambda span: checked[span[0] : span[1]].fill(0), _spans(checked.size, CHUNK))
+        direct = [exits.at(n)]
+        if steps.parent.size:
+            direct.append(steps.parent[steps.defender_wins_in(other) == n - 1])
+        return self._ply(side, n, frontier, direct,
+                         pull=partial(self.kernels.pull_losses, lay, side, n),
+                         push=partial(self.kernels.mark_losses, lay, side, n),
+                         confirm=partial(self.kernels.confirm_losses, lay, side, n),
+                         arrays=(mine, other, exit_value, *ep, checked))
 
     def _pulling_is_cheaper(self, side: int, frontier: np.ndarray) -> bool:
         """Fewer undecided positions than frontier positions (only counted for a large frontier)."""
         return frontier.size * 8 > self.layout.size and self._count(self.dtm[side], UNKNOWN) < frontier.size
 
-    def loss_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
-        """Even n: predecessors of the frontier (and exits losing in n) whose every move loses by n."""
-        steps = self.double_steps[side]
-        return self._ply(side, n, frontier, exits, self._pull_losses, self._mark_loss,
-                         lambda: steps.parent[steps.defender_wins_in(self.dtm[1 - side]) == n - 1])
-
-    def _ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits, pull, mark,
-             en_passant_parents: Callable[[], np.ndarray]) -> np.ndarray:
-        """The jobs of one side's ply, run: ``mark`` the predecessors of the frontier (or ``pull`` over the
-        undecided positions when that is less work), the exits deciding at n, and the parents of double
-        steps whose position after them (with en passant) got n-1."""
+    def _ply(self, side: int, n: int, frontier: np.ndarray, direct: List[np.ndarray], pull, push, confirm,
+             arrays: tuple) -> np.ndarray:
+        """The jobs of one side's ply, run on all threads: ``push`` from the frontier's pieces (or ``pull``
+        over spans of the undecided positions when that is less work), and ``confirm`` the positions
+        ``direct`` decided by a move into another table at this ply.  Each kernel takes its positions,
+        then ``arrays``, then the buffer for what it finds.  Returns the new positions."""
         if self._pulling_is_cheaper(side, frontier):
-            jobs = [partial(pull, side, n, span) for span in _spans(self.layout.size, CHUNK)]
+            jobs = [partial(pull, *span, *arrays) for span in _spans(self.layout.size, CHUNK)]
         else:
-            jobs = self._push_jobs(side, n, frontier, True, mark)
-        jobs += self._push_jobs(side, n, exits.at(n), False, mark)
-        if self.double_steps[side].parent.size:
-            jobs += self._push_jobs(side, n, en_passant_parents(), False, mark)
+            jobs = [partial(push, frontier[a:b].astype(np.int64), *arrays)
+                    for a, b in _spans(frontier.size, self._batch(frontier.size))]
+        jobs += [partial(confirm, positions.astype(np.int64), *arrays) for positions in direct if positions.size]
         return self._collect(jobs, self.dtm[side], n)
 
-    def _push_jobs(self, side: int, n: int, positions: np.ndarray, backwards: bool,
-                   mark) -> List[Callable[[], np.ndarray]]:
-        """Jobs that ``mark`` the predecessors of ``positions`` (the positions themselves unless
-        ``backwards``), piece by piece."""
-        def job(start: int, stop: int) -> np.ndarray:
-            part = positions[start:stop].astype(np.int64)
-            return mark(side, n, predecessors(self.layout, side, part) if backwards else part)
+    def _collect(self, jobs: List[Callable[[np.ndarray], int]], values: np.ndarray, n: int) -> np.ndarray:
+        """Run the jobs on all threads; the new positions (sorted int32 indices) they marked n in ``values``.
 
-        return [partial(job, *span) for span in _spans(positions.size, self._batch(positions.size))]
-
-    def _collect(self, jobs: List[Callable[[], np.ndarray]], values: np.ndarray, n: int) -> np.ndarray:
-        """Run the jobs on all threads; the new positions (sorted int32 indices) they marked in ``values``.
-
-        A small set is collected from the jobs; a large one (more than 1/256
+        Each job records what it marks in a buffer and returns how many.  A
+        small set is merged from the buffers (a position two threads found at
+        once comes twice: repeats are removed); a large one (more than 1/256
         of the table) is read back from ``values``, which needs neither the
         pieces in memory at once nor a sort.
         """
         limit = max(1 << 20, self.layout.size >> 8)
-        count, lock = [0], threading.Lock()
+        total, lock = [0], threading.Lock()
 
-        def run(job: Callable[[], np.ndarray]) -> Optional[np.ndarray]:
-            new = job()
+        def run(job: Callable[[np.ndarray], int]) -> Optional[np.ndarray]:
+            found = np.empty(limit, dtype=np.int32)  # pages are only touched where written
+            count = job(found)
             with lock:
-                count[0] += new.size
-                small = count[0] <= limit
-            return new.astype(np.int32) if small else None
+                total[0] += count
+                small = total[0] <= limit
+            return found[:count].copy() if small else None
 
         found = self.threads.map(run, jobs)
-        if count[0] > limit:
+        if total[0] > limit:
             return _indices_equal(values, n, self.threads)
         merged = np.sort(np.concatenate(found)) if found else np.empty(0, np.int32)
         return merged[np.r_[True, merged[1:] != merged[:-1]]] if merged.size else merged
@@ -379,40 +353,15 @@ class _Engine:
         return sum(self.threads.map(lambda span: int(np.count_nonzero(values[span[0] : span[1]] == n)),
                                     _spans(values.size, CHUNK)))
 
-    def _pull_wins(self, side: int, n: int, span: Tuple[int, int]) -> np.ndarray:
-        """Mark n on the undecided positions in ``span`` (``side`` to move) with a move into a loss in n-1."""
-        mine, other = self.dtm[side], self.dtm[1 - side]
-        undecided = span[0] + np.flatnonzero(mine[span[0] : span[1]] == UNKNOWN)
-        wins = np.zeros(undecided.size, dtype=bool)
-        for rows, child in successors(self.layout, side, undecided):
-            wins[rows[other[child] == n - 1]] = True
-        new = undecided[wins]
-        mine[new] = n
-        return new
 
-    def _pull_losses(self, side: int, n: int, span: Tuple[int, int]) -> np.ndarray:
-        """Mark n on the undecided positions in ``span`` (``side`` to move) whose every move loses by n."""
-        undecided = span[0] + np.flatnonzero(self.dtm[side][span[0] : span[1]] == UNKNOWN)
-        new = undecided[self.move_values(side, undecided, stop_above=n - 1) == n - 1]
-        self.dtm[side][new] = n
-        return new
-
-    def _mark_win(self, side: int, n: int, candidates: np.ndarray) -> np.ndarray:
-        values = self.dtm[side]
-        candidates = candidates[values[candidates] == UNKNOWN]
-        candidates = self._distinct(candidates)
-        values[candidates] = n
-        return candidates
-
-    def _mark_loss(self, side: int, n: int, candidates: np.ndarray) -> np.ndarray:
-        """Candidates whose every move leads into a set found already; a failed one may come again later."""
-        values = self.dtm[side]
-        candidates = candidates[values[candidates] == UNKNOWN]
-        candidates = self._distinct(candidates)
-        candidates = candidates[self.move_values(side, candidates, stop_above=n - 1) == n - 1]
-        values[candidates] = n
-        return candidates
-
+def _mark_undecided(values: np.ndarray, n: int, positions: np.ndarray, *arrays_and_found) -> int:
+    """Give n to those ``positions`` still undecided in ``values``; record them in the buffer (the last
+    argument; the others are the kernels' arrays, unused here) and return how many."""
+    found = arrays_and_found[-1]
+    positions = positions[values[positions] == UNKNOWN]
+    values[positions] = n
+    found[: positions.size] = positions[: found.size]
+    return positions.size
 
 def _spans(total: int, step: int) -> List[Tuple[int, int]]:
     """``(start, stop)`` pieces of ``range(total)``, ``step`` long (the last may be shorter)."""
@@ -472,9 +421,7 @@ def _run(engine: _Engine, resume, on_ply, checkpoint) -> DtmTable:
     """
     exits = engine.classify()
     if resume is None:
-        frontiers = [engine.mates(side).astype(np.int32) for side in SIDES]
-        for side in SIDES:
-            engine.dtm[side][frontiers[side]] = 0
+        frontiers = [engine.mates(side) for side in SIDES]
         n_done = 0
         if on_ply:
             on_ply(0, sum(f.size for f in frontiers))

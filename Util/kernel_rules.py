@@ -1,0 +1,117 @@
+"""The rules of :mod:`Util.rules`, compiled: legality and check of one position at a time.
+
+The engine's first pass (``classify``) visits every index of a table once:
+is the position legal with White to move, with Black to move, and who is
+in check.  :mod:`Util.rules` answers that for whole numpy arrays; here the
+same rules run position by position with numba, without the temporary
+arrays, for :func:`classify_span`.  The rules are python-chess's
+``Board.is_valid()`` (see :mod:`Util.rules`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .exits import ILLEGAL, UNKNOWN
+from .geometry import BETWEEN, BLACK_PAWN_ATTACKS, KING_ADJACENT, KNIGHT_ATTACKS, LINE, LINE_KIND, RANK_OF
+from .geometry import WHITE_PAWN_ATTACKS
+from .kernels import BISHOP, BLACK_PAWN, KING, KNIGHT, QUEEN, ROOK, WHITE_PAWN, _decode, colour_of, kind_of
+
+
+def _attack_table() -> np.ndarray:
+    """``table[kind, a, b]``: a piece of ``kind`` on a attacks b on an empty board (kings: b touches a)."""
+    table = np.zeros((7, 64, 64), dtype=np.bool_)
+    table[KING] = KING_ADJACENT & ~np.eye(64, dtype=bool)
+    table[KNIGHT] = KNIGHT_ATTACKS
+    table[BISHOP] = LINE_KIND == 2
+    table[ROOK] = LINE_KIND == 1
+    table[QUEEN] = LINE_KIND != 0
+    table[WHITE_PAWN] = WHITE_PAWN_ATTACKS
+    table[BLACK_PAWN] = BLACK_PAWN_ATTACKS
+    return table
+
+
+_ATTACKS = _attack_table()
+_BETWEEN = BETWEEN.copy()
+_LINE = LINE.copy()
+_ADJACENT = KING_ADJACENT.copy()
+_RANK = RANK_OF.astype(np.int64)
+_BIT = np.array([1 << s for s in range(64)], dtype=np.uint64)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def attacks(kind, source, target, occ):
+    """A piece of ``kind`` on ``source`` attacks ``target``, given the occupancy bitboard ``occ``."""
+    if not _ATTACKS[kind, source, target]:
+        return False
+    if kind == BISHOP or kind == ROOK or kind == QUEEN:
+        return (_BETWEEN[source, target] & occ) == 0
+    return True
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _basic_legal(kinds, squares, count):
+    """Distinct squares, kings apart, no pawn on a back rank."""
+    if _ADJACENT[squares[0], squares[1]]:
+        return False
+    for i in range(count):
+        for j in range(max(i + 1, 2), count):
+            if squares[i] == squares[j]:
+                return False
+        kind = kind_of(kinds, i)
+        if kind == WHITE_PAWN or kind == BLACK_PAWN:
+            rank = _RANK[squares[i]]
+            if rank == 0 or rank == 7:
+                return False
+    return True
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _checks_on(kinds, colours, squares, count, occ, side):
+    """``(in_check, possible)`` for the king of ``side``: attacked by a non-king enemy piece, and the
+    checks possible in a real game (at most two checkers, never two on one line through the king)."""
+    king = squares[side]
+    checkers, first, possible = 0, -1, True
+    for i in range(2, count):
+        if colour_of(colours, i) != side and attacks(kind_of(kinds, i), squares[i], king, occ):
+            checkers += 1
+            if first >= 0 and (_LINE[squares[first], squares[i]] & _BIT[king]) != 0:
+                possible = False
+            first = i if first < 0 else first
+    return checkers > 0, possible and checkers <= 2
+
+
+@njit(nogil=True, cache=True, inline="always")
+def status(kinds, colours, squares, count):
+    """``(white_ok, black_ok, white_in_check, black_in_check)`` of one position (``count`` pieces in
+    PIECE_LIST order, their ``kinds`` and ``colours`` packed as in KernelLayout): legal with White / Black
+    to move, as :func:`Util.rules.legality`."""
+    if not _basic_legal(kinds, squares, count):
+        return False, False, False, False
+    occ = np.uint64(0)
+    for i in range(count):
+        occ |= _BIT[squares[i]]
+    white_check, white_possible = _checks_on(kinds, colours, squares, count, occ, 0)
+    black_check, black_possible = _checks_on(kinds, colours, squares, count, occ, 1)
+    return (not black_check and white_possible, not white_check and black_possible, white_check, black_check)
+
+
+@njit(nogil=True, cache=True)
+def classify_span(lay, start, stop, dtm_white, dtm_black, check_white, check_black):
+    """Mark every index in ``range(start, stop)`` UNKNOWN (legal with that side to move) or ILLEGAL in
+    ``dtm_white`` / ``dtm_black``, and set its bit in ``check_white`` / ``check_black`` (bits packed
+    big-endian, as numpy.packbits; an empty array: not wanted) where it is legal and in check.
+    ``start`` must be a multiple of 8, so that threads never share a byte of the bits."""
+    count = lay.count
+    squares = np.empty(count, dtype=np.int64)
+    for index in range(start, stop):
+        _decode(index, lay, squares)
+        white_ok, black_ok, white_check, black_check = status(lay.kinds, lay.colours, squares, count)
+        dtm_white[index] = UNKNOWN if white_ok else ILLEGAL
+        dtm_black[index] = UNKNOWN if black_ok else ILLEGAL
+        bit = np.uint8(1 << (7 - (index & 7)))
+        if white_ok and white_check and check_white.size:
+            check_white[index >> 3] |= bit
+        if black_ok and black_check and check_black.size:
+            check_black[index >> 3] |= bit

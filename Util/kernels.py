@@ -1,0 +1,592 @@
+"""The engine's inner loops, compiled: one position at a time, at the speed of C.
+
+:mod:`Util.retrograde` states the algorithm; this module runs its three
+hot steps with numba (plain Python loops compiled to machine code, which
+release the interpreter lock so the engine's threads use every core):
+
+* **marking wins** (:func:`mark_wins`): un-make each move of the side to
+  move from a frontier position; every predecessor still undecided gets n;
+* **marking losses** (:func:`mark_losses`): the same predecessors are only
+  candidates; one gets n when its forward check (:func:`_worst_child`)
+  finds that every move leads into a position won by the other side in
+  n - 1 at the latest, with one in exactly n - 1;
+* **pulling** (:func:`pull_wins`, :func:`pull_losses`, :func:`mates`):
+  the same forward looks, over a range of indices instead of a frontier.
+
+The whole-array numpy version needed an index array per move and piece;
+here one position's moves live in a few registers, and a forward check
+stops at the first move that escapes.  Everything a kernel needs to know
+about a material is in a :class:`KernelLayout` (plain arrays, so one
+compiled kernel serves every material).  Compiled code is cached on disk
+(``cache=True``): only the first run on a machine compiles.
+
+Moves generated here are exactly those of :mod:`Util.moves`: no captures
+and no promotions (those are the exits, :mod:`Util.exits`), no double step
+beside an enemy pawn (:mod:`Util.en_passant`), the white king folded back
+onto its canonical squares by symmetry.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+import numpy as np
+from numba import njit
+
+from .exits import ILLEGAL, NO_EXIT, UNKNOWN
+from .geometry import KING_STEP, KNIGHT_STEP, RAYS
+from .layout import Layout
+from .material import Material
+from .moves import EP_NEIGHBOURS
+from .symmetry import TRANSFORMS, Swap_Type
+
+#: Piece kinds, as the kernels number them.
+KING, KNIGHT, BISHOP, ROOK, QUEEN, WHITE_PAWN, BLACK_PAWN = range(7)
+_KIND_OF_LETTER = {"K": KING, "k": KING, "N": KNIGHT, "n": KNIGHT, "B": BISHOP, "b": BISHOP,
+                   "R": ROOK, "r": ROOK, "Q": QUEEN, "q": QUEEN, "P": WHITE_PAWN, "p": BLACK_PAWN}
+#: The order in which a forward check tries pieces: few moves first, so a failing check stops early.
+_CHECK_ORDER = "KNPBRQ"
+_DIAGONAL_ROW = 1 + list(Swap_Type).index(Swap_Type.DIAGONAL)
+
+
+def _geometry() -> tuple:
+    """``(steps, rays, bit, ep_neighbours)``: steps[kind, square, d] for kings and knights, rays[kind,
+    square, d, k] for sliders (-1: off the board), the bit of each square, and the squares beside it."""
+    steps = np.full((2, 64, 8), -1, dtype=np.int64)
+    steps[KING], steps[KNIGHT] = KING_STEP, KNIGHT_STEP
+    rays = np.full((5, 64, 8, 7), -1, dtype=np.int64)
+    for letter, kind in (("B", BISHOP), ("R", ROOK), ("Q", QUEEN)):
+        rays[kind, :, : RAYS[letter].shape[1]] = RAYS[letter]
+    bit = np.array([1 << s for s in range(64)], dtype=np.uint64)
+    return steps, rays, bit, EP_NEIGHBOURS.copy()
+
+
+_STEPS, _RAYS, _BIT, _EP_NEIGHBOURS = _geometry()
+
+
+def _twin_rows() -> np.ndarray:
+    """``rows[r]``: the TRANSFORMS row doing row r, then the mirror in the a1-h8 diagonal."""
+    composed = TRANSFORMS[_DIAGONAL_ROW][TRANSFORMS.astype(np.int64)]
+    return np.array([next(k for k, row in enumerate(TRANSFORMS) if (row == c).all()) for c in composed],
+                    dtype=np.int64)
+
+
+def _king_tables() -> tuple:
+    """The white king's index arithmetic, one row without pawns (0) and one with (1): ``square_of_slot``,
+    ``slot_of_square`` (-1 off the canonical squares), ``fold_row`` (the TRANSFORMS row that folds a
+    king standing there) and ``diagonal_square`` (a king folded there has a twin entry; pawnless only)."""
+    square_of_slot = np.full((2, 32), -1, dtype=np.int64)
+    slot_of_square, fold_row = np.zeros((2, 64), dtype=np.int64), np.zeros((2, 64), dtype=np.int64)
+    diagonal_square = np.zeros((2, 64), dtype=np.bool_)
+    for pawns, material in ((0, Material("Q")), (1, Material("P"))):
+        layout = Layout(material)
+        square_of_slot[pawns, : len(layout.king_squares)] = layout.square_of_slot
+        slot_of_square[pawns], fold_row[pawns] = layout.slot_of_square, layout.fold
+    diagonal_square[0] = [(s & 7) == (s >> 3) for s in range(64)]
+    return square_of_slot, slot_of_square, fold_row, diagonal_square
+
+
+_SQUARE_OF_SLOT, _SLOT_OF_SQUARE, _FOLD_ROW, _DIAGONAL_SQUARE = _king_tables()
+_TRANSFORMS = TRANSFORMS.astype(np.int64)
+_TWIN_ROW = _twin_rows()
+
+
+def _packed(values: Sequence[int], bits: int = 4) -> int:
+    """Small non-negative numbers in one integer, ``bits`` each, the first lowest."""
+    return sum(v << (bits * k) for k, v in enumerate(values))
+
+
+class KernelLayout(NamedTuple):
+    """A :class:`Layout` as a few integers, for the kernels (see Util.layout for the index).
+
+    Integers, not arrays: numba counts references to every array a
+    compiled function is handed, with an atomic instruction that two cores
+    then fight over; a handful of integers costs nothing.  Everything that
+    depends only on whether there are pawns is in this module's tables.
+    """
+
+    count: int  # pieces, kings included
+    pawns: int  # 1 if there are pawns (the white king then folds onto files a-d), else 0
+    kinds: int  # per piece (PIECE_LIST order) 4 bits: KING ... BLACK_PAWN
+    colours: int  # per piece 1 bit: 0 White, 1 Black
+    white_pieces: int  # White's pieces in check order, 4 bits each as piece + 1, 0 ends the list
+    black_pieces: int
+    white_pawns: int  # White's pawns, the same way (for en passant)
+    black_pawns: int
+    en_passant: int  # 1 if both sides have pawns
+
+    @classmethod
+    def of(cls, layout: Layout) -> "KernelLayout":
+        letters = layout.letters
+        order = [sorted(layout.pieces_of[s], key=lambda i: _CHECK_ORDER.index(letters[i].upper())) for s in (0, 1)]
+        pawns = [[i for i in layout.pieces_of[s] if letters[i] in "Pp"] for s in (0, 1)]
+        return cls(
+            count=len(letters),
+            pawns=int(layout.material.has_pawns),
+            kinds=_packed([_KIND_OF_LETTER[c] for c in letters]),
+            colours=_packed([0 if c.isupper() else 1 for c in letters], bits=1),
+            white_pieces=_packed([i + 1 for i in order[0]]),
+            black_pieces=_packed([i + 1 for i in order[1]]),
+            white_pawns=_packed([i + 1 for i in pawns[0]]),
+            black_pawns=_packed([i + 1 for i in pawns[1]]),
+            en_passant=int(layout.en_passant_possible),
+        )
+
+
+@njit(nogil=True, cache=True, inline="always")
+def kind_of(kinds, i):
+    """The kind of piece ``i`` from a packed ``kinds`` (KernelLayout.kinds)."""
+    return (kinds >> (4 * i)) & 15
+
+
+@njit(nogil=True, cache=True, inline="always")
+def colour_of(colours, i):
+    return (colours >> i) & 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def stride(count, i):
+    """Index step per square of piece ``i`` of ``count`` (piece 0's is per king slot)."""
+    return np.int64(1) << (6 * (count - 1 - i))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _listed(packed, k):
+    """Entry ``k`` of a packed piece list, -1 past its end."""
+    return ((packed >> (4 * k)) & 15) - 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _piece(lay, side, k):
+    """``side``'s k-th piece in check order, -1 past the last."""
+    return _listed(lay.white_pieces if side == 0 else lay.black_pieces, k)
+
+
+# ---- one position: squares, occupancy, moves ------------------------------------------------
+@njit(nogil=True, cache=True, inline="always")
+def _decode(index, lay, squares):
+    """Fill ``squares`` (PIECE_LIST order) with the position of ``index``."""
+    rest = index
+    for i in range(lay.count - 1, 0, -1):
+        squares[i] = rest & 63
+        rest >>= 6
+    squares[0] = _SQUARE_OF_SLOT[lay.pawns, rest]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _occupancy(squares, count):
+    occ = np.uint64(0)
+    for i in range(count):
+        occ |= _BIT[squares[i]]
+    return occ
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _enemy_pawns(lay, side, squares):
+    """Bitboard of the other side's pawns where en passant is possible at all, else 0."""
+    bits = np.uint64(0)
+    if lay.en_passant:
+        pawns = lay.black_pawns if side == 0 else lay.white_pawns
+        for k in range(4):
+            i = _listed(pawns, k)
+            if i < 0:
+                break
+            bits |= _BIT[squares[i]]
+    return bits
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _free(occ, target):
+    return target >= 0 and (occ & _BIT[target]) == 0
+
+
+@njit(nogil=True, cache=True)
+def _targets(kind, square, occ, backward, enemy_pawns, out):
+    """Fill ``out`` with the free squares a piece of ``kind`` on ``square`` moves to (or, ``backward``,
+    came from); return how many.  Pawns: no promotion, no double step beside an enemy pawn."""
+    count = 0
+    if kind == KING or kind == KNIGHT:
+        for d in range(8):
+            t = _STEPS[kind, square, d]
+            if _free(occ, t):
+                out[count] = t
+                count += 1
+    elif kind == WHITE_PAWN or kind == BLACK_PAWN:
+        rank = square >> 3 if kind == WHITE_PAWN else 7 - (square >> 3)
+        step = 8 if kind == WHITE_PAWN else -8
+        if backward:
+            step = -step
+        if (rank >= 2) if backward else (rank <= 5):
+            one = square + step
+            if _free(occ, one):
+                out[count] = one
+                count += 1
+                two = one + step
+                landing = square if backward else two
+                if rank == (3 if backward else 1) and _free(occ, two) and (enemy_pawns & _EP_NEIGHBOURS[landing]) == 0:
+                    out[count] = two
+                    count += 1
+    else:
+        for d in range(8):
+            for k in range(7):
+                t = _RAYS[kind, square, d, k]
+                if not _free(occ, t):
+                    break
+                out[count] = t
+                count += 1
+    return count
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _encode(lay, squares, king_square, row):
+    """Index of the position ``squares`` with the white king on ``king_square``, transformed by ``row``
+    (which must bring that king onto a canonical square)."""
+    index = _SLOT_OF_SQUARE[lay.pawns, _TRANSFORMS[row, king_square]] * stride(lay.count, 0)
+    for i in range(1, lay.count):
+        index += _TRANSFORMS[row, squares[i]] * stride(lay.count, i)
+    return index
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _moved(lay, index, squares, piece, target):
+    """Index after ``piece`` of the position (``index``, ``squares``) goes to ``target``."""
+    if piece != 0:
+        return index + (target - squares[piece]) * stride(lay.count, piece)
+    slot = _SLOT_OF_SQUARE[lay.pawns, target]
+    if slot >= 0:
+        return index + (slot - _SLOT_OF_SQUARE[lay.pawns, squares[0]]) * stride(lay.count, 0)
+    return _encode(lay, squares, target, _FOLD_ROW[lay.pawns, target])
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _unmoved_twin(lay, squares, piece, target):
+    """After an un-move of the white king to ``target``: the index of the mirror entry in the a1-h8
+    diagonal where the folded king stands on it (pawnless tables keep both entries), else -1."""
+    if piece != 0:
+        return -1
+    row = _FOLD_ROW[lay.pawns, target]
+    if not _DIAGONAL_SQUARE[lay.pawns, _TRANSFORMS[row, target]]:
+        return -1
+    return _encode(lay, squares, target, _TWIN_ROW[row])
+
+
+# ---- blocks of positions: fetch their values together ---------------------------------------------
+# A position's values lie anywhere in arrays of up to a gigabyte, so each look-up waits for memory.
+# Looked up one position at a time, every wait is paid in full; gathered for a block of positions first
+# (a loop of independent reads, as numpy's fancy indexing does), the waits overlap.  So every kernel
+# collects a block of positions, fetches what it needs for all of them, and keeps the survivors.
+
+#: Positions whose predecessors are gathered in one block.
+BLOCK = 64
+#: Un-moves of one side in one position, diagonal twins included (at most 3 queens and a king: 89).
+MAX_UNMOVES = 128
+#: Positions in one block, and moves of one piece for all of them (a queen has at most 27).
+_CANDIDATES = BLOCK * MAX_UNMOVES
+_CHILDREN = _CANDIDATES * 27
+
+
+@njit(nogil=True, cache=True)
+def _buffers():
+    """Scratch for one kernel call: squares, targets, candidates, their values, children and owners."""
+    return (np.empty(8, dtype=np.int64), np.empty(32, dtype=np.int64), np.empty(_CANDIDATES, dtype=np.int64),
+            np.empty(_CANDIDATES, dtype=np.int64), np.empty(_CHILDREN, dtype=np.int64),
+            np.empty(_CHILDREN, dtype=np.int32), np.empty(_CHILDREN, dtype=np.uint8))
+
+
+@njit(nogil=True, cache=True)
+def _unmoves(lay, side, f, squares, out, cand, m):
+    """Append to ``cand[m:]`` the predecessors (``side`` to move) of position ``f``; return the new end."""
+    _decode(f, lay, squares)
+    occ = _occupancy(squares, lay.count)
+    enemy = _enemy_pawns(lay, side, squares)
+    for k in range(5):
+        piece = _piece(lay, side, k)
+        if piece < 0:
+            break
+        for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, True, enemy, out)):
+            cand[m] = _moved(lay, f, squares, piece, out[j])
+            m += 1
+            twin = _unmoved_twin(lay, squares, piece, out[j])
+            if twin >= 0:
+                cand[m] = twin
+                m += 1
+    return m
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _keep_undecided(cand, m, values, fetched):
+    """Keep the first ``m`` candidates whose entry in ``values`` is UNKNOWN (in place); return how many."""
+    for k in range(m):
+        fetched[k] = values[cand[k]]
+    kept = 0
+    for k in range(m):
+        if fetched[k] == UNKNOWN:
+            cand[kept] = cand[k]
+            kept += 1
+    return kept
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _keep_unchecked(cand, m, checked):
+    """Keep the candidates not checked before in this ply, and mark them checked.  Two threads setting
+    bits of one byte at once may lose a bit, which only repeats a check."""
+    kept = 0
+    for k in range(m):
+        q = cand[k]
+        byte, bit = q >> 3, np.uint8(1 << (q & 7))
+        if not checked[byte] & bit:
+            checked[byte] |= bit
+            cand[kept] = q
+            kept += 1
+    return kept
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _start_value(exit_byte, index, ep_parent, ep_worst):
+    """The largest DTM the opponent gets through a capture, promotion or en passant double step (-1:
+    none; UNKNOWN: one escapes)."""
+    e = np.int64(exit_byte)
+    worst = -1 if e == NO_EXIT else (e - 1 if e % 2 == 0 else UNKNOWN)
+    if ep_parent.size:
+        k = np.searchsorted(ep_parent, index)
+        if k < ep_parent.size and ep_parent[k] == index:
+            worst = max(worst, np.int64(ep_worst[k]))
+    return worst
+
+
+@njit(nogil=True, cache=True)
+def _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers):
+    """Keep the candidates (``side`` to move) that lose in n: every legal move leads into ``other``'s
+    value n - 1 at the latest, and one exactly.  With n = 0: those without a legal move.
+
+    Piece by piece (kings and knights first, sliders last), the children of all
+    survivors are fetched together; a candidate drops out at the first piece
+    with a move that escapes."""
+    squares, out, _, worst, child, owner, fetched = buffers
+    for k in range(m):
+        fetched[k] = exit_value[cand[k]]
+    kept = 0
+    for k in range(m):
+        w = _start_value(fetched[k], cand[k], ep_parent, ep_worst)
+        if w <= n - 1:
+            cand[kept], worst[kept] = cand[k], w
+            kept += 1
+    m = kept
+    for k in range(5):
+        piece = _piece(lay, side, k)
+        if piece < 0 or m == 0:
+            break
+        c = 0
+        for a in range(m):
+            _decode(cand[a], lay, squares)
+            occ = _occupancy(squares, lay.count)
+            enemy = _enemy_pawns(lay, side, squares)
+            for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
+                child[c], owner[c] = _moved(lay, cand[a], squares, piece, out[j]), a
+                c += 1
+        for j in range(c):
+            fetched[j] = other[child[j]]
+        for j in range(c):
+            value = np.int64(fetched[j])
+            if value != ILLEGAL and value > worst[owner[j]]:
+                worst[owner[j]] = value
+        kept = 0
+        for a in range(m):
+            if worst[a] <= n - 1:
+                cand[kept], worst[kept] = cand[a], worst[a]
+                kept += 1
+        m = kept
+    kept = 0
+    for a in range(m):
+        if worst[a] == n - 1:
+            cand[kept] = cand[a]
+            kept += 1
+    return kept
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _record(found, count, value):
+    """Write ``value`` at ``found[count]`` if it fits; the new count (which may exceed found.size: the
+    caller then reads the new positions back from the DTM array instead)."""
+    if count < found.size:
+        found[count] = value
+    return count + 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _mark(cand, m, mine, n, found, count):
+    """Give n to the first ``m`` candidates still undecided (a block may hold one twice); record them."""
+    for k in range(m):
+        q = cand[k]
+        if mine[q] == UNKNOWN:
+            mine[q] = n
+            count = _record(found, count, q)
+    return count
+
+
+# ---- the kernels -------------------------------------------------------------------------------
+# Each returns how many positions it gave a value, recorded in ``found`` (see _record).  Two threads
+# may find one position at once; the engine removes such repeats.
+
+@njit(nogil=True, cache=True)
+def mark_wins(lay, side, n, frontier, mine, other, found):
+    """Give n to every undecided predecessor (``side`` to move) of the ``frontier`` positions (``other``
+    is not needed: it is there so that all win kernels take the same arrays)."""
+    buffers = _buffers()
+    squares, out, cand, _, _, _, fetched = buffers
+    count = 0
+    for start in range(0, frontier.size, BLOCK):
+        m = 0
+        for f in frontier[start : start + BLOCK]:
+            m = _unmoves(lay, side, f, squares, out, cand, m)
+        m = _keep_undecided(cand, m, mine, fetched)
+        count = _mark(cand, m, mine, n, found, count)
+    return count
+
+
+@njit(nogil=True, cache=True)
+def mark_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_worst, checked, found):
+    """Give n to the undecided predecessors (``side`` to move) of the ``frontier`` positions that lose
+    in n (see :func:`_keep_losing`); ``checked`` holds one bit per position, cleared each ply, so that a
+    candidate reached from many frontier positions is checked once."""
+    buffers = _buffers()
+    squares, out, cand, _, _, _, fetched = buffers
+    count = 0
+    for start in range(0, frontier.size, BLOCK):
+        m = 0
+        for f in frontier[start : start + BLOCK]:
+            m = _unmoves(lay, side, f, squares, out, cand, m)
+        m = _keep_undecided(cand, m, mine, fetched)
+        m = _keep_unchecked(cand, m, checked)
+        m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
+        count = _mark(cand, m, mine, n, found, count)
+    return count
+
+
+@njit(nogil=True, cache=True)
+def confirm_losses(lay, side, n, candidates, mine, other, exit_value, ep_parent, ep_worst, checked, found):
+    """Give n to those of the ``candidates`` (``side`` to move) that lose in n."""
+    buffers = _buffers()
+    cand, fetched = buffers[2], buffers[6]
+    count = 0
+    for start in range(0, candidates.size, _CANDIDATES):
+        m = min(_CANDIDATES, candidates.size - start)
+        cand[:m] = candidates[start : start + m]
+        m = _keep_undecided(cand, m, mine, fetched)
+        m = _keep_unchecked(cand, m, checked)
+        m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
+        count = _mark(cand, m, mine, n, found, count)
+    return count
+
+
+@njit(nogil=True, cache=True)
+def pull_wins(lay, side, n, start, stop, mine, other, found):
+    """Give n to the undecided positions in ``range(start, stop)`` (``side`` to move) with a move into
+    ``other``'s value n - 1."""
+    squares = np.empty(lay.count, dtype=np.int64)
+    out = np.empty(32, dtype=np.int64)
+    count = 0
+    for index in range(start, stop):
+        if mine[index] != UNKNOWN:
+            continue
+        _decode(index, lay, squares)
+        occ = _occupancy(squares, lay.count)
+        enemy = _enemy_pawns(lay, side, squares)
+        wins = False
+        for k in range(5):
+            piece = _piece(lay, side, k)
+            if piece < 0 or wins:
+                break
+            for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
+                if other[_moved(lay, index, squares, piece, out[j])] == n - 1:
+                    wins = True
+                    break
+        if wins:
+            mine[index] = n
+            count = _record(found, count, index)
+    return count
+
+
+@njit(nogil=True, cache=True)
+def pull_losses(lay, side, n, start, stop, mine, other, exit_value, ep_parent, ep_worst, checked, found):
+    """Give n to the undecided positions in ``range(start, stop)`` (``side`` to move) that lose in n
+    (``checked`` is not needed: every position comes once)."""
+    buffers = _buffers()
+    cand = buffers[2]
+    count = 0
+    for block in range(start, stop, _CANDIDATES):
+        m = 0
+        for index in range(block, min(block + _CANDIDATES, stop)):
+            if mine[index] == UNKNOWN:
+                cand[m] = index
+                m += 1
+        m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
+        count = _mark(cand, m, mine, n, found, count)
+    return count
+
+
+@njit(nogil=True, cache=True)
+def mates(lay, side, start, stop, in_check, mine, other, exit_value, ep_parent, ep_worst, found):
+    """Give 0 to the checkmates (``side`` to move) in ``range(start, stop)``: in check (``in_check``: bits
+    packed big-endian, as numpy.packbits) with no legal move."""
+    buffers = _buffers()
+    cand = buffers[2]
+    count = 0
+    for block in range(start, stop, _CANDIDATES):
+        m = 0
+        for index in range(block, min(block + _CANDIDATES, stop)):
+            if (in_check[index >> 3] >> (7 - (index & 7))) & 1:
+                cand[m] = index
+                m += 1
+        m = _keep_losing(lay, side, 0, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
+        count = _mark(cand, m, mine, 0, found, count)
+    return count
+
+
+# ---- one position's moves, for tests and tools -----------------------------------------------
+@njit(nogil=True, cache=True)
+def children(lay, side, index):
+    """Indices (the other side to move) after each move of ``side`` in position ``index`` that stays in
+    the table, illegal ones included (the engine's arrays mark those ILLEGAL)."""
+    squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
+    found, count = np.empty(MAX_UNMOVES, dtype=np.int64), 0
+    _decode(index, lay, squares)
+    occ = _occupancy(squares, lay.count)
+    enemy = _enemy_pawns(lay, side, squares)
+    for k in range(5):
+        piece = _piece(lay, side, k)
+        if piece < 0:
+            break
+        for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
+            found[count] = _moved(lay, index, squares, piece, out[j])
+            count += 1
+    return found[:count]
+
+
+@njit(nogil=True, cache=True)
+def parents(lay, side, index):
+    """Indices (``side`` to move) of the positions from which a move of ``side`` that stays in the table
+    leads to position ``index``, both diagonal twins where the white king un-moves onto the diagonal."""
+    squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
+    found = np.empty(MAX_UNMOVES, dtype=np.int64)
+    return found[: _unmoves(lay, side, index, squares, out, found, 0)]
+
+
+def warm_up() -> None:
+    """Load every kernel's compiled code (compile it, the first time on a machine: about half a minute),
+    so that a timed calculation measures the calculation.  The tiny positions used here change nothing."""
+    from .kernel_rules import classify_span
+
+    lay = KernelLayout.of(Layout(Material("Q")))
+    size = 10 * 64 ** 2
+    values, other, exit_value = (np.full(size, UNKNOWN, dtype=np.uint8) for _ in range(3))
+    bits, found = np.zeros(size // 8, dtype=np.uint8), np.empty(16, dtype=np.int32)
+    ep_parent, ep_worst = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int16)
+    one = np.zeros(1, dtype=np.int64)
+    classify_span(lay, 0, 8, values, other, bits, bits)
+    mark_wins(lay, 0, 1, one, values, other, found)
+    mark_losses(lay, 1, 2, one, values, other, exit_value, ep_parent, ep_worst, bits, found)
+    confirm_losses(lay, 1, 2, one, values, other, exit_value, ep_parent, ep_worst, bits, found)
+    pull_wins(lay, 0, 1, 0, 8, values, other, found)
+    pull_losses(lay, 1, 2, 0, 8, values, other, exit_value, ep_parent, ep_worst, bits, found)
+    mates(lay, 1, 0, 8, bits, values, other, exit_value, ep_parent, ep_worst, found)

@@ -1,0 +1,123 @@
+"""The compiled kernels against python-chess: legality, moves and un-moves of single positions."""
+
+import random
+
+import chess
+import numpy as np
+import pytest
+
+from Util.board_int import board_squares
+from Util.kernel_rules import status
+from Util.kernels import _KIND_OF_LETTER, KernelLayout, _packed, children, parents
+from Util.layout import Layout
+from Util.material import Material
+from Util.validation import random_legal_boards
+
+PAWNLESS_SYMMETRIES = (chess.flip_vertical, chess.flip_horizontal, chess.flip_diagonal, chess.flip_anti_diagonal)
+
+
+def _key(board: chess.Board) -> str:
+    """The same string for all boards that the tables treat as one position (symmetry, piece order)."""
+    has_pawns = bool(board.pawns)
+    variants = [board.transform(lambda b: b)]
+    for flip in (chess.flip_horizontal,) if has_pawns else PAWNLESS_SYMMETRIES:
+        variants += [v.transform(flip) for v in variants]
+    return min(v.board_fen() for v in variants) + (" w" if board.turn else " b")
+
+
+def _board(layout: Layout, index: int, white_to_move: bool) -> chess.Board:
+    squares = [int(s[0]) for s in layout.decode(np.array([index]))]
+    board = chess.Board(None)
+    for square, letter in zip(squares, layout.letters):
+        board.set_piece_at(square, chess.Piece.from_symbol(letter))
+    board.turn = white_to_move
+    return board
+
+
+def _index(layout: Layout, board: chess.Board) -> int:
+    squares = board_squares(board, layout.material.piece_list)
+    return int(layout.encode_canonical([np.array([s]) for s in squares])[0])
+
+
+def _stays_in_table(board: chess.Board, move: chess.Move) -> bool:
+    """Not a capture, not a promotion, not a double step beside an enemy pawn (those three are the
+    engine's exits and en passant lists, not its ordinary moves)."""
+    if board.is_capture(move) or move.promotion:
+        return False
+    if board.piece_type_at(move.from_square) == chess.PAWN and abs(move.to_square - move.from_square) == 16:
+        enemy = board.pieces(chess.PAWN, not board.turn)
+        beside = [s for s in (move.to_square - 1, move.to_square + 1) if 0 <= s < 64 and s >> 3 == move.to_square >> 3]
+        if any(s in enemy for s in beside):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", ["KQvK", "KBBvK", "KBNvK", "KQvKR", "KPvKP", "KRPvKR", "KBPvKN"])
+def test_moves_and_unmoves_match_python_chess(name):
+    material = Material.parse(name)
+    layout, lay = Layout(material), KernelLayout.of(Layout(material))
+    checked_parents = 0
+    for white_to_move in (True, False):
+        side = 0 if white_to_move else 1
+        for board in random_legal_boards(material, 25, white_to_move, seed=hash(name) % 1000 + side):
+            index = _index(layout, board)
+            ours = {_key(b) for b in (_board(layout, int(c), not white_to_move) for c in children(lay, side, index))
+                    if b.is_valid()}
+            moves = [m for m in board.legal_moves if _stays_in_table(board, m)]
+            theirs = set()
+            for move in moves:
+                board.push(move)
+                theirs.add(_key(board))
+                # every such move is found backwards from the position after it
+                before = {_key(_board(layout, int(q), white_to_move))
+                          for q in parents(lay, side, _index(layout, board))}
+                board.pop()
+                assert _key(board) in before, (board.fen(), move.uci())
+                checked_parents += 1
+            assert ours == theirs, board.fen()
+    assert checked_parents > 40
+
+
+@pytest.mark.parametrize("name", ["KBNvK", "KQvKR", "KPvKP", "KRPvKR"])
+def test_every_legal_parent_has_the_move_forwards(name):
+    material = Material.parse(name)
+    layout, lay = Layout(material), KernelLayout.of(Layout(material))
+    for white_to_move in (True, False):
+        side = 0 if white_to_move else 1
+        # the positions after a move of ``side``: the other side to move
+        for after in random_legal_boards(material, 12, not white_to_move, seed=7 + side):
+            for q in parents(lay, side, _index(layout, after)):
+                before = _board(layout, int(q), white_to_move)
+                if not before.is_valid():
+                    continue  # un-moves may lead to impossible positions; the engine's arrays mark them ILLEGAL
+                found = set()
+                for move in before.legal_moves:
+                    if _stays_in_table(before, move):
+                        before.push(move)
+                        found.add(_key(before))
+                        before.pop()
+                assert _key(after) in found, (before.fen(), after.fen())
+
+
+@pytest.mark.parametrize("letters", ["KkQ", "KkPp", "KkQr", "KkRPr", "KkBNn", "KkQRb", "KkPPp"])
+def test_compiled_legality_equals_python_chess_is_valid(letters):
+    rng = random.Random(letters)
+    kinds = _packed([_KIND_OF_LETTER[c] for c in letters])
+    colours = _packed([0 if c.isupper() else 1 for c in letters], bits=1)
+    legal_seen = 0
+    for _ in range(2000):
+        squares = np.array(rng.sample(range(64), len(letters)), dtype=np.int64)
+        board = chess.Board(None)
+        for square, letter in zip(squares, letters):
+            board.set_piece_at(int(square), chess.Piece.from_symbol(letter))
+        white_ok, black_ok, white_check, black_check = status(kinds, colours, squares, len(letters))
+        board.turn = chess.WHITE
+        assert white_ok == board.is_valid(), board.fen()
+        if white_ok:
+            assert white_check == board.is_check(), board.fen()
+        board.turn = chess.BLACK
+        assert black_ok == board.is_valid(), board.fen()
+        if black_ok:
+            assert black_check == board.is_check(), board.fen()
+        legal_seen += white_ok + black_ok
+    assert legal_seen > 500
