@@ -164,12 +164,20 @@ def save_checkpoint(path: os.PathLike, material: Material, n_done: int, dtm_whit
     _write_atomic(Path(path), payload, zipfile.ZIP_STORED)
 
 
+def _material_hint(path: Path) -> str:
+    """The material a missing file's name stands for (``KQvK.chessAI``: KQvK), else a placeholder."""
+    try:
+        return Material.parse(path.name.split(".")[0]).name
+    except ValueError:
+        return "<MATERIAL>"
+
+
 def _read_payload(path: Path) -> dict:
     def fail(reason: str) -> ChessAIFileError:
         return ChessAIFileError(f"{path}: {reason}")
 
     if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file; compute it with: python -m Util calculate <MATERIAL>")
+        raise FileNotFoundError(f"{path}: no such file; compute it with: python -m Util calculate {_material_hint(path)}")
     try:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()

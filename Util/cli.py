@@ -75,36 +75,42 @@ def _fens(args) -> List[str]:
     return [line.strip() for line in sys.stdin if line.strip()]
 
 
-def _cmd_probe(args) -> int:
+def _probe_answer(sequence, fen: str, dtm: bool) -> str:
+    """The answer line for one FEN; a FEN that cannot be answered raises ValueError with the reason."""
     from .material import material_of_board
+
+    if len(fen.split()) < 2:
+        raise ValueError("no side to move: add ' w' or ' b' after the board")
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise ValueError(f"not valid FEN ({error})") from None
+    material = material_of_board(board)
+    if material.canonical != sequence.material:
+        raise ValueError(f"is {material}, but the table holds {sequence.material}")
+    if dtm:
+        value = sequence.dtm(board)
+        return f"{value:+d}" if value else "0"
+    n = sequence.find_board(board)
+    return str(n) if n >= 0 else "-"
+
+
+def _cmd_probe(args) -> int:
     from .sequence import load_s_n_sequence
 
+    if args.file is None:
+        print("probe: name a table: a .chessAI file or a material such as KQvK (FENs are optional; without "
+              "them they are read from standard input, one per line)", file=sys.stderr)
+        return 2
     sequence = load_s_n_sequence(args.file)
     status = 0
     for number, fen in enumerate(_fens(args), 1):
         try:
-            board = chess.Board(fen)
+            answer = _probe_answer(sequence, fen, args.dtm)
         except ValueError as error:
-            print(f"probe: FEN {number} {fen!r} is not valid FEN ({error}); skipped", file=sys.stderr)
-            status = 1
-            continue
-        try:
-            material = material_of_board(board)
-        except ValueError as error:
-            print(f"probe: FEN {number} {fen!r}: {error}; skipped", file=sys.stderr)
-            status = 1
-            continue
-        if material.canonical != sequence.material:
-            print(f"probe: FEN {number} {fen!r} is {material}, but {args.file} holds {sequence.material}; skipped",
-                  file=sys.stderr)
-            status = 1
-            continue
-        if args.dtm:
-            dtm = sequence.dtm(board)
-            print(f"{dtm:+d}" if dtm else "0", flush=True)
-        else:
-            n = sequence.find_board(board)
-            print(n if n >= 0 else "-", flush=True)
+            print(f"probe: FEN {number} {fen!r}: {error}", file=sys.stderr)
+            answer, status = "error", 1
+        print(f"{fen}\t{answer}" if args.echo_fen else answer, flush=True)
     return status
 
 
@@ -207,13 +213,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("probe", help="print n for each FEN (or - if the position is in no S_n)",
                        description="Print one line per FEN: n, the S_n that holds the position, or '-' if it is in "
                                    "none (draw or illegal). FENs come from the arguments or, if none, from standard "
-                                   "input, one per line. A FEN that is malformed or of other material gets a message "
-                                   "on standard error and no output line; the exit status is then 1.")
-    p.add_argument("file", help=".chessAI file, or a material name looked up in S_n_Results/")
+                                   "input, one per line. A FEN that is malformed, lacks the side to move or is of "
+                                   "other material gets the line 'error' (so answers line up with questions) and the "
+                                   "reason on standard error; the exit status is then 1.")
+    p.add_argument("file", nargs="?", help=".chessAI file, or a material name looked up in S_n_Results/")
     p.add_argument("fen", nargs="*", help="positions in FEN")
     p.add_argument("--dtm", action="store_true",
                    help="print the signed depth to mate as python-chess's chess.gaviota probe_dtm does: +n when the "
                         "side to move mates in n plies, -n when it is mated in n, 0 for a draw or a checkmate")
+    p.add_argument("--fen", dest="echo_fen", action="store_true",
+                   help="print each FEN, a tab, then its answer")
     p.set_defaults(run=_cmd_probe)
 
     p = sub.add_parser("stats", help="print 'n count' for each S_n, then the total",

@@ -53,13 +53,29 @@ def test_probe_answers_arguments_and_standard_input(kqk, sequence_of, gaviota):
     assert int(answers[0]) == gaviota_n(gaviota, chess.Board(fens[0]))
 
 
-def test_probe_reports_bad_lines_and_still_answers_the_rest(kqk):
-    stdin = "8/8/8/8/8/2k5/8/KQ6 w - - 0 1\nnot a fen\n8/8/8/8/3k4/8/8/KR6 w - - 0 1\nk7/1Q6/2K5/8/8/8/8/8 b - - 0 1\n"
-    result = run_cli("probe", str(kqk), stdin=stdin)
+def test_probe_answers_every_line_so_answers_line_up_with_questions(kqk):
+    fens = ["8/8/8/8/8/2k5/8/KQ6 w - - 0 1", "not a fen", "8/8/8/8/3k4/8/8/KR6 w - - 0 1",
+            "8/8/8/8/8/2k5/8/KQ6", "k7/1Q6/2K5/8/8/8/8/8 b - - 0 1"]
+    result = run_cli("probe", str(kqk), stdin="\n".join(fens) + "\n")
     assert result.returncode == 1
-    assert len(result.stdout.split()) == 2 and result.stdout.split()[1] == "0"
-    assert "FEN 2 'not a fen' is not valid FEN" in result.stderr
+    answers = result.stdout.splitlines()
+    assert len(answers) == len(fens)
+    assert answers[1] == answers[2] == answers[3] == "error" and answers[4] == "0" and answers[0].isdigit()
+    assert "FEN 2 'not a fen': not valid FEN" in result.stderr
     assert "FEN 3" in result.stderr and "KRvK" in result.stderr
+    assert "FEN 4" in result.stderr and "no side to move" in result.stderr  # not silently taken as White to move
+
+
+def test_probe_fen_option_prints_each_fen_before_its_answer(kqk):
+    fens = ["8/8/8/8/8/2k5/8/KQ6 w - - 0 1", "k7/1Q6/2K5/8/8/8/8/8 b - - 0 1"]
+    plain = run_cli("probe", str(kqk), *fens).stdout.splitlines()
+    echoed = run_cli("probe", "--fen", str(kqk), *fens).stdout.splitlines()
+    assert echoed == [f"{fen}\t{answer}" for fen, answer in zip(fens, plain)]
+
+
+def test_probe_without_a_table_says_that_fens_are_optional():
+    result = run_cli("probe")
+    assert result.returncode == 2 and "FENs are optional" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_calculate_says_so_when_white_cannot_force_mate(tmp_path):
@@ -73,6 +89,8 @@ def test_bad_material_and_missing_file_give_clear_messages(tmp_path):
     assert result.returncode == 2 and "at most 3" in result.stderr
     result = run_cli("stats", str(tmp_path / "nothing.chessAI"))
     assert result.returncode == 2 and "no such file" in result.stderr and "Traceback" not in result.stderr
+    result = run_cli("stats", str(tmp_path / "KRvK.chessAI"))
+    assert "compute it with: python -m Util calculate KRvK" in result.stderr
 
 
 @pytest.mark.parametrize("command", ["calculate", "probe", "stats", "bench", "verify", "notebooks"])
