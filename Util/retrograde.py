@@ -97,27 +97,30 @@ class DtmTable:
 
 @dataclass
 class _Exits:
-    """Positions whose value also depends on a move into another table: index and DTM through that move."""
+    """Positions whose value also depends on a move into another table, grouped by the ply that move
+    decides: ``index[starts[n] : starts[n + 1]]`` are those decided at ply n (int32 indices)."""
 
-    index: np.ndarray  # int32 (every table has fewer than 2**31 indices)
-    value: np.ndarray  # uint8: the n this position would get through the exit (UNKNOWN = none / saves Black)
+    index: np.ndarray
+    starts: np.ndarray  # int64, 257 entries
 
     @classmethod
     def of(cls, indices: List[np.ndarray], values: List[np.ndarray]) -> "_Exits":
-        """From per-chunk pieces (int32 indices, uint8 values)."""
-        if not indices:
-            return cls(np.empty(0, np.int32), np.empty(0, np.uint8))
-        return cls(np.concatenate(indices), np.concatenate(values))
+        """From per-chunk pieces (int32 indices, uint8 exit values; values that decide nothing left out)."""
+        from .kernels import bucket_by_value
+
+        index = np.concatenate(indices) if indices else np.empty(0, np.int32)
+        value = np.concatenate(values) if values else np.empty(0, np.uint8)
+        indices.clear(), values.clear()  # a 5-piece table's exits fill hundreds of MB: keep one copy only
+        return cls(*bucket_by_value(index, value))
 
     def at(self, n: int) -> np.ndarray:
-        return self.index[self.value == n].astype(np.int64)
+        return self.index[self.starts[n] : self.starts[n + 1]].astype(np.int64)
 
     @property
     def last(self) -> int:
-        finite = self.value[self.value != UNKNOWN]
-        return int(finite.max()) if finite.size else -1
-
-
+        """The largest ply at which an exit decides a position, -1 if none."""
+        filled = np.flatnonzero(np.diff(self.starts[:UNKNOWN + 1]))
+        return int(filled[-1]) if filled.size else -1
 
 
 class _Engine:
@@ -159,7 +162,13 @@ class _Engine:
         parts = self.threads.map(self._classify_range, _spans(self.layout.size, CHUNK))
         if self.layout.en_passant_possible:
             self._find_double_steps([p[2:] for p in parts])
-        return tuple(_Exits.of([p[s][0] for p in parts], [p[s][1] for p in parts]) for s in SIDES)
+        exits = []
+        for side in SIDES:
+            indices, values = [p[side][0] for p in parts], [p[side][1] for p in parts]
+            for p in parts:
+                p[side] = None
+            exits.append(_Exits.of(indices, values))
+        return tuple(exits)
 
     def _find_double_steps(self, parts) -> None:
         """The double steps after which en passant is possible, with the value of that capture and whether
