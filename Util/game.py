@@ -165,7 +165,7 @@ def describe_n(n: int) -> str:
     if n == 0:
         return "S_0: Black is checkmated"
     moves = (n + 1) // 2
-    return f"S_{n}: the AI mates in {n} plies ({moves} move{'s' if moves != 1 else ''} of White) at most"
+    return f"S_{n}: the AI mates in {_plies(n)} ({moves} move{'s' if moves != 1 else ''} of White) at most"
 
 
 #: Why a game is over (:func:`game_end`), in words for the player.
@@ -348,13 +348,22 @@ class PlaySession:
 
 # ---- history files --------------------------------------------------------------------------
 
+def _plies(count: int) -> str:
+    return f"{count} ply" if count == 1 else f"{count} plies"
+
+
 def _atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, with the permissions a plain ``open`` gives
+    (mkstemp's own are 0600: private, which a game record is not)."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -158,7 +158,8 @@ class ReplayWidget:
             return False
         self.positions = replay_positions(start, moves)
         self.sans = chess.Board(start.fen()).variation_san(moves).split() if moves else []
-        self.message.value = _html(f"{Path(file_name).name}: {len(moves)} plies", OK_STYLE)
+        self.message.value = _html(f"{Path(file_name).name}: {len(moves)} {'ply' if len(moves) == 1 else 'plies'}",
+                                   OK_STYLE)
         self.play.value = self.slider.value = 0
         self.play.max = self.slider.max = len(moves)
         self.show(0)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 
 import chess
 import chess.pgn
@@ -181,6 +183,23 @@ def test_replay_of_what_was_written(game, tmp_path):
         assert replay.slider.value == 15
         replay.previous_button.click()
         assert replay.slider.value == 14
+    # game records get the permissions a plain open() gives, not mkstemp's private 0600
+    umask = os.umask(0)
+    os.umask(umask)
+    for path in (session.history.path, session.history.pgn_path):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+
+
+def test_one_ply_is_said_in_the_singular(tmp_path):
+    from Util.game import describe_n
+
+    assert "mates in 1 ply (1 move of White)" in describe_n(1) and "mates in 3 plies" in describe_n(3)
+    board = chess.Board("8/4k3/Q7/8/8/8/8/4K3 w - - 0 1")
+    board.push_uci("a6g6")
+    path = tmp_path / "one_ply.txt"
+    path.write_text(history_text(board))
+    replay = ReplayWidget(tmp_path)
+    assert replay.load(path) and text_of(replay.message).endswith("one_ply.txt: 1 ply")
 
 
 @pytest.mark.parametrize("content, message", [
