@@ -294,8 +294,10 @@ def _buffers():
 
 
 @njit(nogil=True, cache=True)
-def _unmoves(lay, side, f, squares, out, cand, m):
-    """Append to ``cand[m:]`` the predecessors (``side`` to move) of position ``f``; return the new end."""
+def _append_moves(lay, side, f, backward, squares, out, cand, m):
+    """Append to ``cand[m:]`` the positions one move of ``side`` after position ``f`` (the other side to
+    move), or, ``backward``, one move before it (``side`` to move; where the white king un-moves onto
+    the a1-h8 diagonal, both twin entries).  Only moves that stay in the table.  Returns the new end."""
     _decode(f, lay, squares)
     occ = _occupancy(squares, lay.count)
     enemy = _enemy_pawns(lay, side, squares)
@@ -303,10 +305,10 @@ def _unmoves(lay, side, f, squares, out, cand, m):
         piece = _piece(lay, side, k)
         if piece < 0:
             break
-        for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, True, enemy, out)):
+        for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, backward, enemy, out)):
             cand[m] = _moved(lay, f, squares, piece, out[j])
             m += 1
-            twin = _unmoved_twin(lay, squares, piece, out[j])
+            twin = _unmoved_twin(lay, squares, piece, out[j]) if backward else -1
             if twin >= 0:
                 cand[m] = twin
                 m += 1
@@ -438,7 +440,7 @@ def mark_wins(lay, side, n, frontier, mine, other, found):
     for start in range(0, frontier.size, BLOCK):
         m = 0
         for f in frontier[start : start + BLOCK]:
-            m = _unmoves(lay, side, f, squares, out, cand, m)
+            m = _append_moves(lay, side, f, True, squares, out, cand, m)
         m = _keep_undecided(cand, m, mine, fetched)
         count = _mark(cand, m, mine, n, found, count)
     return count
@@ -455,7 +457,7 @@ def mark_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_w
     for start in range(0, frontier.size, BLOCK):
         m = 0
         for f in frontier[start : start + BLOCK]:
-            m = _unmoves(lay, side, f, squares, out, cand, m)
+            m = _append_moves(lay, side, f, True, squares, out, cand, m)
         m = _keep_undecided(cand, m, mine, fetched)
         m = _keep_unchecked(cand, m, checked)
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
@@ -483,27 +485,17 @@ def confirm_losses(lay, side, n, candidates, mine, other, exit_value, ep_parent,
 def pull_wins(lay, side, n, start, stop, mine, other, found):
     """Give n to the undecided positions in ``range(start, stop)`` (``side`` to move) with a move into
     ``other``'s value n - 1."""
-    squares = np.empty(lay.count, dtype=np.int64)
-    out = np.empty(32, dtype=np.int64)
+    squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
+    moves = np.empty(MAX_UNMOVES, dtype=np.int64)
     count = 0
     for index in range(start, stop):
         if mine[index] != UNKNOWN:
             continue
-        _decode(index, lay, squares)
-        occ = _occupancy(squares, lay.count)
-        enemy = _enemy_pawns(lay, side, squares)
-        wins = False
-        for k in range(5):
-            piece = _piece(lay, side, k)
-            if piece < 0 or wins:
+        for j in range(_append_moves(lay, side, index, False, squares, out, moves, 0)):
+            if other[moves[j]] == n - 1:
+                mine[index] = n
+                count = _record(found, count, index)
                 break
-            for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
-                if other[_moved(lay, index, squares, piece, out[j])] == n - 1:
-                    wins = True
-                    break
-        if wins:
-            mine[index] = n
-            count = _record(found, count, index)
     return count
 
 
@@ -568,18 +560,8 @@ def children(lay, side, index):
     """Indices (the other side to move) after each move of ``side`` in position ``index`` that stays in
     the table, illegal ones included (the engine's arrays mark those ILLEGAL)."""
     squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
-    found, count = np.empty(MAX_UNMOVES, dtype=np.int64), 0
-    _decode(index, lay, squares)
-    occ = _occupancy(squares, lay.count)
-    enemy = _enemy_pawns(lay, side, squares)
-    for k in range(5):
-        piece = _piece(lay, side, k)
-        if piece < 0:
-            break
-        for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
-            found[count] = _moved(lay, index, squares, piece, out[j])
-            count += 1
-    return found[:count]
+    found = np.empty(MAX_UNMOVES, dtype=np.int64)
+    return found[: _append_moves(lay, side, index, False, squares, out, found, 0)]
 
 
 @njit(nogil=True, cache=True)
@@ -588,7 +570,7 @@ def parents(lay, side, index):
     leads to position ``index``, both diagonal twins where the white king un-moves onto the diagonal."""
     squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
     found = np.empty(MAX_UNMOVES, dtype=np.int64)
-    return found[: _unmoves(lay, side, index, squares, out, found, 0)]
+    return found[: _append_moves(lay, side, index, True, squares, out, found, 0)]
 
 
 def warm_up() -> None:
