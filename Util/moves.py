@@ -19,7 +19,7 @@ folded back onto its canonical squares by symmetry (:func:`king_moved`).
 
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 import numpy as np
 
