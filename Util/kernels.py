@@ -316,6 +316,16 @@ def _append_moves(lay, side, f, backward, squares, out, cand, m):
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _block_predecessors(lay, side, frontier, start, squares, out, cand):
+    """Fill ``cand`` with the predecessors (``side`` to move) of the block of ``frontier`` positions that
+    begins at ``start``; return how many."""
+    m = 0
+    for f in frontier[start : start + BLOCK]:
+        m = _append_moves(lay, side, f, True, squares, out, cand, m)
+    return m
+
+
+@njit(nogil=True, cache=True, inline="always")
 def _keep_undecided(cand, m, values, fetched):
     """Keep the first ``m`` candidates whose entry in ``values`` is UNKNOWN (in place); return how many."""
     for k in range(m):
@@ -438,9 +448,7 @@ def mark_wins(lay, side, n, frontier, mine, other, found):
     squares, out, cand, _, _, _, fetched = buffers
     count = 0
     for start in range(0, frontier.size, BLOCK):
-        m = 0
-        for f in frontier[start : start + BLOCK]:
-            m = _append_moves(lay, side, f, True, squares, out, cand, m)
+        m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
         m = _keep_undecided(cand, m, mine, fetched)
         count = _mark(cand, m, mine, n, found, count)
     return count
@@ -455,9 +463,7 @@ def mark_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_w
     squares, out, cand, _, _, _, fetched = buffers
     count = 0
     for start in range(0, frontier.size, BLOCK):
-        m = 0
-        for f in frontier[start : start + BLOCK]:
-            m = _append_moves(lay, side, f, True, squares, out, cand, m)
+        m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
         m = _keep_undecided(cand, m, mine, fetched)
         m = _keep_unchecked(cand, m, checked)
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
