@@ -89,8 +89,12 @@ def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
             lines = history.read_text().splitlines()
             assert lines[1] == "1. a6g6 e7d7" and re.fullmatch(r"2\. [a-h][1-8][a-h][1-8]", lines[2]), lines
             reply = lines[2].split()[1]
-            board_svg = page.locator(".widget-html svg").first.inner_html()  # the game's board, not the demo's
-            marked = set(re.findall(r'class="square (?:light|dark) lastmove ([a-h][1-8])"', board_svg))
+            # the board widget may arrive a moment after the message: wait for it, then judge what it shows
+            deadline, marked = time.monotonic() + 30, set()
+            while time.monotonic() < deadline and marked != {reply[:2], reply[2:]}:
+                board_svg = page.locator(".widget-html svg").first.inner_html()  # the game's board, not the demo's
+                marked = set(re.findall(r'class="square (?:light|dark) lastmove ([a-h][1-8])"', board_svg))
+                page.wait_for_timeout(200)
             assert marked == {reply[:2], reply[2:]}, (marked, reply)  # the reply is on the board
 
             box.fill("Ke9")
