@@ -114,6 +114,13 @@ def encode_integers(squares: Sequence[np.ndarray], white_to_move: bool) -> np.nd
     return (value << 1) | int(white_to_move)
 
 
+def board_int_bits(piece_list: Sequence[chess.Piece]) -> int:
+    """How many bits a board integer of ``piece_list`` has: 6 per piece and 1 for the side to move
+    (25 for KBNvK).  Printed with this many digits, leading zeros included, it lines up with
+    :func:`integer_fields`."""
+    return 6 * len(piece_list) + 1
+
+
 def integer_fields(board_int: int, piece_list: Sequence[chess.Piece]) -> List[tuple]:
     """The parts of a board integer, for explaining it: ``(piece, square name, 6 bits)`` per piece,
     then ``("turn", "white"/"black", 1 bit)``."""

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
-from tqdm.auto import tqdm
+from .progress import progress_bar
 
 from .chessai_file import ChessAIFileError, load_checkpoint, load_table, save_checkpoint, save_table
 from .expansion import board_counts_by_winner
@@ -90,21 +90,24 @@ class TableStore:
                 resume = load_checkpoint(checkpoint_path, material)
             except ChessAIFileError as error:
                 print(f"note: {error}; starting {material} from scratch", file=sys.stderr)
-        bar = tqdm(desc=f"{material}: S_n", unit=" ply", disable=not self.progress, leave=False)
+        bar = progress_bar(desc=f"{material}: S_n", unit=" ply", disable=not self.progress, leave=False)
         if resume is not None:
             print(f"{material}: resuming after ply {resume[0]} from {checkpoint_path}", file=sys.stderr)
         last_save = [time.monotonic()]
 
         def on_ply(n: int, new: int) -> None:
+            # Only n: the engine's frontier counts index entries, not boards (a folded entry stands for
+            # up to eight boards), and counting boards per ply would cost a pass over every frontier.
             bar.update(1)
-            bar.set_postfix_str(f"n={n} |S_n|={new} entries")
+            bar.set_postfix_str(f"n={n}")
 
         save_cost = [0.0]
 
         def checkpoint(n: int, dtm_white, dtm_black) -> None:
             # Every checkpoint_seconds, but at least 20 save-times apart: a 5-piece checkpoint
             # compresses a GB, and saving must not cost more than about 5 % of the run.
-            wait = max(checkpoint_seconds, 20 * save_cost[0])
+            # 0 asks for every ply, whatever it costs (demonstrations of resuming, tests).
+            wait = max(checkpoint_seconds, 20 * save_cost[0]) if checkpoint_seconds > 0 else 0.0
             if checkpoint_path is not None and time.monotonic() - last_save[0] >= wait:
                 started = time.monotonic()
                 save_checkpoint(checkpoint_path, material, n, dtm_white, dtm_black)

@@ -6,6 +6,7 @@ This is a public interface that scripts call: keep the output formats.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -206,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --all: largest number of pieces, kings included (default 4)")
     p.add_argument("--out", type=Path, help="output file (default S_n_Results/MATERIAL.chessAI)")
     p.add_argument("--fresh", action="store_true", help="ignore a checkpoint of an interrupted run")
-    p.add_argument("--checkpoint-seconds", type=float, default=10.0, help="save progress this often (default 10; at least 20 times as long as one save takes, so saving costs about 5 %% of the run at most)")
+    p.add_argument("--checkpoint-seconds", type=float, default=10.0, help="save progress this often (default 10; at least 20 times as long as one save takes, so saving costs about 5 %% of the run at most; 0 = after every ply, however long that takes)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_calculate)
 
@@ -274,3 +275,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (FileNotFoundError, ValueError, BoardIntError) as error:
         print(f"{args.command}: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader stopped early (`stats KRvK | head`): not an error of ours; say nothing more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

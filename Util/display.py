@@ -31,6 +31,15 @@ def board_svg(board: chess.Board, *, squares: Iterable[int] = (), blocked: Itera
                                lastmove=lastmove, check=check, size=size, flipped=flipped))
 
 
+def king_squares_svg(has_pawns: bool, size: int = 200) -> SVG:
+    """An empty board with the squares shaded on which the engine keeps the white king: the
+    triangle a1-d1-d4 (10 squares) without pawns, the files a-d (32 squares) with them."""
+    from .symmetry import canonical_king_squares
+
+    fill = {square: HIGHLIGHT for square in canonical_king_squares(has_pawns)}
+    return SVG(chess.svg.board(chess.Board(None), fill=fill, size=size))
+
+
 def destinations(board: chess.Board, square: int) -> list:
     """Squares the piece on ``square`` can move to, as if it were its side's turn."""
     piece = board.piece_at(square)

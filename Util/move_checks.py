@@ -379,11 +379,11 @@ def check_every_s_n(check, sequence: SnSequence, *, every_board: bool = False, s
     ``sample``: at most this many boards per S_n.  The move-count check
     shares one memo over all n, so each position is expanded once.
     """
-    from tqdm.auto import tqdm
+    from .progress import progress_bar
 
     boards = [boards_to_check(sequence, n, every_board, sample, seed + n) for n in range(len(sequence))]
     extra = {"memo": MoveCountMemo(sequence)} if check is check_boards_in_correct_sequence else {}
-    bar = tqdm(total=sum(b.size for b in boards), desc=f"{sequence.material} {check.__name__}",
+    bar = progress_bar(total=sum(b.size for b in boards), desc=f"{sequence.material} {check.__name__}",
                unit=" boards", disable=not progress, leave=False)
     try:
         return [check(sequence, n, boards[n], progress=bar, **extra) for n in range(len(sequence))]

@@ -13,7 +13,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence
 
-from tqdm.auto import tqdm
+from .progress import progress_bar
 
 #: State a worker reads: set by :func:`map_chunks` before the fork.
 WORKER_STATE: dict = {}
@@ -45,7 +45,7 @@ def map_chunks(function: Callable[[Any], Any], chunks: Sequence[Any], *, state: 
     workers = min(workers or core_count(), max(1, len(chunks)))
     WORKER_STATE.clear()
     WORKER_STATE.update(state)
-    bar = tqdm(total=sum(sizes), desc=desc, unit=unit, disable=not progress, leave=False)
+    bar = progress_bar(total=sum(sizes), desc=desc, unit=unit, disable=not progress, leave=False)
     try:
         if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
             _initialise(setup)

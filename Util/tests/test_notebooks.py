@@ -25,6 +25,23 @@ def stdout(notebook) -> str:
     return "".join(o["text"] for o in outputs(notebook, "stream") if o["name"] == "stdout")
 
 
+_PROGRESS_TEXT = re.compile(r"\d+/\d+ \[\d\d:\d\d|\[\d\d:\d\d, |\?(it| ply| boards| positions)/s")
+
+
+def assert_no_progress_text(notebook) -> None:
+    """A headless run leaves no progress bar in the saved notebook, neither as text nor as a widget."""
+    for out in outputs(notebook):
+        text = out.get("text", "") + str(out.get("data", {}).get("text/plain", ""))
+        assert not _PROGRESS_TEXT.search(text), f"dead progress text in a saved output: {text[:80]!r}"
+
+
+def test_progress_text_is_recognised():
+    dead = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output(
+        "display_data", data={"text/plain": "KvK: S_n: 0 ply [00:00, ? ply/s]"})])])
+    with pytest.raises(AssertionError):
+        assert_no_progress_text(dead)
+
+
 def test_series_is_in_order_and_committed_without_outputs():
     names = [p.name for p in series_notebooks(REPO)]
     assert names[:2] == ["01_chess_introduction.ipynb", "02_calculation.ipynb"]
@@ -73,11 +90,15 @@ def test_02_writes_tables_that_match_the_package(notebook_02, store):
 
 def test_02_checks_what_it_teaches(notebook_02):
     notebook, _ = notebook_02
+    assert_no_progress_text(notebook)
     text = stdout(notebook)
     assert "same checkmates as the brute force: True" in text
     assert re.search(r"Kxb4\s+leads to KRvK, n = 19", text) and "so this position is in S_20" in text
     assert "the AI plays c8=R" in text
     assert "resumed file identical to the uninterrupted one: True" in text
+    interrupted = re.search(r"killed; the checkpoint holds the plies up to n = (\d+)\nresumed after ply (\d+)", text)
+    assert interrupted and int(interrupted.group(1)) >= 20 and interrupted.group(1) == interrupted.group(2)
+    assert re.search(r"board_int = \d+ = 0b[01]{25} \(25 bits", text)  # KBNvK, leading zeros kept
     # pieces on both sides: Black's longest defence in KQvKR, a mate by Black, a draw only en passant saves
     assert re.search(r"n = 70: 70 plies of best play, ending in checkmate: True", text)
     assert re.search(r"Black to move mates in \d+ plies: 1\.\.\.\w*x", text)
@@ -117,6 +138,7 @@ def notebook_06(tmp_path_factory):
 
 def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     notebook, folder = notebook_06
+    assert_no_progress_text(notebook)
     text = stdout(notebook)
     assert "n = 18" in text and "find_move_count of the example: 18" in text
     assert re.search(r"every_move_of_sequence_in_lower KQvK: [\d,]+ boards in 21 S_n, 0 wrong", text)
@@ -157,6 +179,7 @@ def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
                   "DEPTH": 8, "RANDOM_BOARDS": 6, "SEQUENCE_INDEX": 9, "SEQUENCE_SAMPLE": 4, "ALL_SAMPLE": 1,
                   "EXAMPLE_FEN": "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "BOARD_SIZE": 120}
     notebook = execute_notebook(REPO / "05_stockfish_compare.ipynb", parameters, tmp_path / "05.ipynb")
+    assert_no_progress_text(notebook)
     text = stdout(notebook)
     assert re.search(r"Stockfish [\d.]+ at /", text)
     assert re.search(r"AI game\s+\d+ plies, checkmate", text)

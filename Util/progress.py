@@ -1,0 +1,35 @@
+"""Progress bars: a live bar in a notebook, text in a terminal, nothing left in a saved notebook.
+
+``tqdm.auto`` draws a widget in a notebook and text in a terminal.  A
+notebook executed headless (the series run, the tests) has no one watching
+its widgets, and each bar would stay in the saved notebook as dead text such
+as ``KvK: S_n: 0 ply [00:00, ? ply/s]``.  The series runner therefore sets
+:data:`TERMINAL_PROGRESS` in the kernel's environment; bars made here then
+write to the terminal that started the run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+#: Environment variable: when set (to anything but ``""``), bars write to the process's terminal.
+TERMINAL_PROGRESS = "CHESSAI_PROGRESS_TO_TERMINAL"
+
+
+def progress_bar(iterable=None, **options):
+    """A tqdm bar over ``iterable`` (or updated by hand), with tqdm's ``options``.
+
+    In a kernel started by :func:`Util.series.execute_notebook` the bar is
+    plain text on the original standard error (the runner's terminal), at most
+    one line every 10 seconds; everywhere else it is ``tqdm.auto``'s.
+    """
+    if os.environ.get(TERMINAL_PROGRESS):
+        from tqdm.std import tqdm
+
+        options.setdefault("file", sys.__stderr__)
+        options.setdefault("mininterval", 10.0)
+        return tqdm(iterable, **options)
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, **options)
