@@ -9,8 +9,11 @@
 * :class:`GameHistory` writes the game as it goes: the thesis's
   ``Move-History_<date time>.txt`` (first line the start FEN, then
   ``N. <white uci> <black uci>`` per full move) and a PGN beside it.  Both
-  are rewritten atomically after every move, so a crash loses nothing.
-* :func:`read_history` reads either kind back for replaying (chapter 5).
+  are rewritten atomically after every move, so a crash loses nothing; a
+  game the person never moved in leaves no file.
+* :func:`read_history` reads either kind back for replaying (chapter 5),
+  :func:`history_files` and :func:`describe_game` list the games to choose
+  from.
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ from .sequence import SnSequence, find_next_move, load_s_n_sequence
 
 AI_NAME = "Endgame AI (S_n tables)"
 PLAYER_NAME = "Player"
+#: The scripted demonstration games (the series run, the tests) go to this sub-folder of the games folder,
+#: so a person's own games are not mixed with them.
+DEMONSTRATION_FOLDER = "demonstration"
+DEMONSTRATION_PLAYER = "Demonstration (best defence)"
 _SQUARE = re.compile(r"^[a-h][1-8]$")
 _NAMES = {"king": chess.KING, "queen": chess.QUEEN, "rook": chess.ROOK, "bishop": chess.BISHOP,
           "knight": chess.KNIGHT, "pawn": chess.PAWN}
@@ -218,11 +225,37 @@ def parse_player_move(board: chess.Board, text: str) -> chess.Move:
     try:
         return board.parse_san(entry)
     except chess.IllegalMoveError:
+        lowercase = _lowercase_san(board, entry)
+        if lowercase is not None:
+            return lowercase
         raise ValueError(f"{entry} is not legal here. Legal moves: {_legal_list(board)}.") from None
     except chess.AmbiguousMoveError:
         raise ValueError(f"{entry} is ambiguous; write the move in UCI, like e7e6.") from None
     except ValueError:
+        lowercase = _lowercase_san(board, entry)
+        if lowercase is not None:
+            return lowercase
         raise ValueError(f"'{entry}' is no move: write UCI like e7e6 (from-square, to-square) or SAN like Ke6.") from None
+
+
+def _lowercase_san(board: chess.Board, entry: str) -> Optional[chess.Move]:
+    """The move meant by SAN typed in lowercase (``kd8`` for ``Kd8``), None if there is none.
+
+    Only entries that are no legal SAN as typed get here, so ``bxc3`` stays
+    the b-pawn's capture, as SAN has it; ``bc1`` (no pawn can go there) is the
+    bishop's move.  ValueError if the capitalised move is well formed but illegal.
+    """
+    if not entry or entry[0] not in "kqrbn":
+        return None
+    capitalised = entry[0].upper() + entry[1:]
+    try:
+        return board.parse_san(capitalised)
+    except chess.IllegalMoveError:
+        raise ValueError(f"{entry} is not legal here. Legal moves: {_legal_list(board)}.") from None
+    except chess.AmbiguousMoveError:
+        raise ValueError(f"{capitalised} is ambiguous; write the move in UCI, like e7e6.") from None
+    except ValueError:
+        return None
 
 
 def _legal_list(board: chess.Board) -> str:
@@ -286,7 +319,7 @@ class PlaySession:
         self.new_game()
 
     def new_game(self) -> None:
-        """Back to the start position, with a new history file."""
+        """Back to the start position, with a new history (written once the person moves)."""
         self.board = self.start.copy(stack=False)
         self.history = GameHistory(self.board, self.games_dir, self.player)
         self.last_reply: Optional[AiReply] = None
@@ -325,7 +358,8 @@ class PlaySession:
             return AiReply(None, n, "The AI has no move.")
         san = self.board.san(move)
         self.board.push(move)
-        self.history.record(self.board)
+        if self.history.written:  # before the person's first move, nobody's game is worth a file yet
+            self.history.record(self.board)
         return AiReply(move, n, f"The AI played {san} ({move.uci()}), {note}.")
 
     def submit(self, text: str) -> str:
@@ -408,23 +442,34 @@ def pgn_text(board: chess.Board, white: str = AI_NAME, black: str = PLAYER_NAME,
 
 
 class GameHistory:
-    """The history files of one game, rewritten after every move."""
+    """The history files of one game, rewritten after every move.
+
+    No file exists until the first :meth:`record`: ``path`` and ``pgn_path``
+    are None until then, so a game nobody moved in leaves nothing behind.
+    """
 
     def __init__(self, start: chess.Board, games_dir: os.PathLike, player: str = PLAYER_NAME):
         self.started = _dt.datetime.now()
         self.player = player
-        folder = Path(games_dir)
-        folder.mkdir(parents=True, exist_ok=True)
-        stem = f"Move-History_{self.started:%Y-%m-%d %H_%M_%S}"
-        path, k = folder / f"{stem}.txt", 1
-        while path.exists():  # two games in one second
-            k += 1
-            path = folder / f"{stem} ({k}).txt"
-        self.path = path
-        self.pgn_path = path.with_suffix(".pgn")
-        self.record(start)
+        self.folder = Path(games_dir)
+        self.path: Optional[Path] = None
+        self.pgn_path: Optional[Path] = None
+
+    @property
+    def written(self) -> bool:
+        """Whether the game has files (since its first recorded move)."""
+        return self.path is not None
 
     def record(self, board: chess.Board) -> None:
+        """Write the game as it stands (the first call creates the two files)."""
+        if self.path is None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            stem = f"Move-History_{self.started:%Y-%m-%d %H_%M_%S}"
+            path, k = self.folder / f"{stem}.txt", 1
+            while path.exists() or path.with_suffix(".pgn").exists():  # two games in one second
+                k += 1
+                path = self.folder / f"{stem} ({k}).txt"
+            self.path, self.pgn_path = path, path.with_suffix(".pgn")
         _atomic_write(self.path, history_text(board))
         _atomic_write(self.pgn_path, pgn_text(board, AI_NAME, self.player, self.started))
 
@@ -497,12 +542,46 @@ def get_moves_from_file(file_name: os.PathLike) -> List[chess.Move]:
 
 
 def history_files(games_dir: os.PathLike = "Played_Games") -> List[Path]:
-    """The history files in a folder (``.txt`` and ``.pgn``), newest first."""
-    folder = Path(games_dir)
+    """One file per game (the history ``.txt``, or the ``.pgn`` where there is no ``.txt``): the
+    person's games in ``games_dir`` newest first, then the demonstration games (its sub-folder
+    :data:`DEMONSTRATION_FOLDER`) newest first."""
+    return _games_in(Path(games_dir)) + _games_in(Path(games_dir) / DEMONSTRATION_FOLDER)
+
+
+def _games_in(folder: Path) -> List[Path]:
     if not folder.is_dir():
         return []
-    files = [p for p in folder.iterdir() if p.suffix.lower() in (".txt", ".pgn") and not p.name.startswith(".")]
-    return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)
+    files = [p for p in folder.iterdir()
+             if p.is_file() and p.suffix.lower() in (".txt", ".pgn") and not p.name.startswith(".")]
+    stems = {p.with_suffix("") for p in files}
+    games = [stem.with_suffix(".txt") if stem.with_suffix(".txt").exists() else stem.with_suffix(".pgn")
+             for stem in stems]
+    return sorted(games, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def describe_game(path: os.PathLike) -> str:
+    """One line for choosing a game: when it was last played, its material, length and result.
+
+    For example ``2026-11-23 18:40 · KQvK · 15 plies · 1-0 checkmate``; a
+    demonstration game says so, and a file that cannot be read says that.
+    """
+    path = Path(path)
+    when = _dt.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+    mark = " · demonstration" if path.parent.name == DEMONSTRATION_FOLDER else ""
+    try:
+        start, moves = read_history(path)
+    except HistoryError:
+        return f"{when} · {path.name} · cannot be read{mark}"
+    try:
+        material = material_of_board(start).name
+    except MaterialError:
+        material = "?"
+    board = start.copy(stack=False)
+    for move in moves:
+        board.push(move)
+    end = game_end(board)
+    result = f"{board.result(claim_draw=True)} {end}" if end else "unfinished"
+    return f"{when} · {material} · {_plies(len(moves))} · {result}{mark}"
 
 
 def replay_positions(start: chess.Board, moves: Iterable[chess.Move]) -> List[chess.Board]:

@@ -3,18 +3,16 @@
 ``tqdm.auto`` draws a widget in a notebook and text in a terminal.  A
 notebook executed headless (the series run, the tests) has no one watching
 its widgets, and each bar would stay in the saved notebook as dead text such
-as ``KvK: S_n: 0 ply [00:00, ? ply/s]``.  The series runner therefore sets
-:data:`TERMINAL_PROGRESS` in the kernel's environment; bars made here then
-write to the terminal that started the run.
+as ``KvK: S_n: 0 ply [00:00, ? ply/s]``.  In a headless run
+(:func:`Util.headless.is_headless`) bars made here therefore write to the
+terminal that started the run.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 
-#: Environment variable: when set (to anything but ``""``), bars write to the process's terminal.
-TERMINAL_PROGRESS = "CHESSAI_PROGRESS_TO_TERMINAL"
+from .headless import is_headless
 
 
 def progress_bar(iterable=None, **options):
@@ -24,7 +22,7 @@ def progress_bar(iterable=None, **options):
     plain text on the original standard error (the runner's terminal), at most
     one line every 10 seconds; everywhere else it is ``tqdm.auto``'s.
     """
-    if os.environ.get(TERMINAL_PROGRESS):
+    if is_headless():
         from tqdm.std import tqdm
 
         options.setdefault("file", sys.__stderr__)

@@ -22,7 +22,7 @@ from jupyter_client import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from .progress import TERMINAL_PROGRESS
+from .headless import HEADLESS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EXECUTED_DIR = Path("Tests") / "executed"
@@ -71,12 +71,12 @@ def execute_notebook(path: Path, parameters: Optional[Dict[str, object]] = None,
     # The kernel talks to us over local sockets: over TCP, ipykernel warns about unencrypted traffic.
     with tempfile.TemporaryDirectory(prefix="nb-") as sockets:
         kernel = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
-        # Nobody watches a headless run's widgets: progress goes to our terminal (Util.progress), and
-        # the kernel must not copy what it writes there into the notebook (capture_fd_output).
+        # Nobody watches a headless run (Util.headless): progress goes to our terminal, and the
+        # kernel must not copy what it writes there into the notebook (capture_fd_output).
         client = NotebookClient(notebook, km=kernel, timeout=timeout, resources={"metadata": {"path": str(cwd)}},
                                 extra_arguments=["--IPKernelApp.capture_fd_output=False"])
         try:
-            client.execute(env={**os.environ, TERMINAL_PROGRESS: "1"})
+            client.execute(env={**os.environ, HEADLESS: "1"})
         except CellExecutionError as error:
             _raise_cell_error(path, notebook, output, error)
         finally:

@@ -5,6 +5,11 @@ around a :class:`Util.game.PlaySession`; :class:`ReplayWidget` steps through
 a history file.  Both keep their state in ipywidgets, so tests can drive
 them exactly as a person does: set the text (as pressing Enter does),
 click a button.
+
+In a headless run (:mod:`Util.headless`) each widget also leaves a static
+copy of what it shows (board, status line, message) in the notebook, so the
+saved notebook shows the game where widgets cannot be drawn: without a
+kernel, or without the widget scripts from the internet.
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ from typing import List, Optional
 import chess
 import chess.svg
 import ipywidgets as widgets
-from IPython.display import SVG, display
+from IPython.display import HTML, SVG, display
 
-from .game import HistoryError, PlaySession, history_files, read_history, replay_positions
+from .game import HistoryError, PlaySession, describe_game, history_files, read_history, replay_positions
+from .headless import is_headless
 
 OK_STYLE = "color:#1a6b1a"
 ERROR_STYLE = "color:#b00020;font-weight:bold"
@@ -37,6 +43,27 @@ def _html(text: str, style: str = "") -> str:
     return f'<div style="{style}">{html.escape(text)}</div>'
 
 
+class _StaticCopy:
+    """In a headless run, an HTML output beside a widget that repeats what the widget shows."""
+
+    def __init__(self) -> None:
+        self._handle = None
+
+    def show(self, parts: List[str]) -> None:
+        if is_headless():
+            self._handle = display(HTML(self._page(parts)), display_id=True)
+
+    def update(self, parts: List[str]) -> None:
+        if self._handle is not None:
+            self._handle.update(HTML(self._page(parts)))
+
+    @staticmethod
+    def _page(parts: List[str]) -> str:
+        note = _html("(a saved copy of the widget above, for readers without a running notebook)",
+                     "color:#888;font-size:smaller")
+        return '<div class="chessai-static-copy">' + "".join(parts) + note + "</div>"
+
+
 class PlayWidget:
     """Board, status line, input box with "Execute Move" (Enter submits), "New game", messages."""
 
@@ -50,13 +77,15 @@ class PlayWidget:
         self.status = widgets.HTML()
         self.message = widgets.HTML()
         self.files = widgets.HTML()
-        self.text = widgets.Text(placeholder="your move: e7e6 or Ke6", description="Move:", continuous_update=False)
+        self.text = widgets.Text(description="Move:", continuous_update=False)
         self.execute_button = widgets.Button(description="Execute Move", icon="check", tooltip="play the move typed")
         self.new_game_button = widgets.Button(description="New game", icon="refresh", tooltip="start again")
         self.text.observe(self._on_text, names="value")
+        self.text.on_msg(self._on_text_message)
         self.execute_button.on_click(self._on_execute)
         self.new_game_button.on_click(self._on_new_game)
-        self._last_submission = float("-inf")
+        self._last_submission, self._last_entry = float("-inf"), ""
+        self._static = _StaticCopy()
         controls = widgets.HBox([self.text, self.execute_button, self.new_game_button])
         self.box = widgets.VBox([self.board_view, self.status, controls, self.message, self.files])
         self._show_reply()
@@ -64,42 +93,68 @@ class PlayWidget:
 
     def _ipython_display_(self) -> None:
         display(self.box)
+        self._static.show(self._static_parts())
+
+    def _static_parts(self) -> List[str]:
+        return [self.board_view.value, self.status.value, self.message.value]
 
     def refresh(self) -> None:
-        self.board_view.value = board_picture(self.session.board, self.size)
+        board = self.session.board
+        self.board_view.value = board_picture(board, self.size)
         self.status.value = _html(self.session.status(), "font-weight:bold")
         self.text.disabled = self.execute_button.disabled = self.session.over
+        example = next(iter(board.legal_moves), None)
+        self.text.placeholder = f"your move, e.g. {board.san(example)} or {example.uci()}" if example else ""
         history = self.session.history
-        self.files.value = _html(f"history: {history.path}  |  PGN: {history.pgn_path.name}", "color:#666")
+        self.files.value = _html(f"history: {history.path}  |  PGN: {history.pgn_path.name}" if history.written
+                                 else f"the game is saved to {history.folder}/ from your first move on", "color:#666")
+        self._static.update(self._static_parts())
 
     def _show_reply(self) -> None:
         reply = self.session.last_reply
         self.message.value = _html(reply.text, OK_STYLE) if reply else ""
 
     def submit(self, text: str) -> None:
-        """Play the entry (and the AI's answer), or show why not; the game is unchanged then."""
-        self._last_submission = time.monotonic()
+        """Play the entry (and the AI's answer), or show why not; the game is unchanged then, and a
+        rejected entry stays in the box to be corrected."""
+        self._last_submission, self._last_entry = time.monotonic(), text
         try:
             self.message.value = _html(self.session.submit(text), OK_STYLE)
+            self._set_text("")
         except ValueError as problem:
             self.message.value = _html(str(problem), ERROR_STYLE)
         finally:
-            self._clear_text()
             self.refresh()
 
-    def _clear_text(self) -> None:
+    def _set_text(self, text: str) -> None:
         self.text.unobserve(self._on_text, names="value")
-        self.text.value = ""
+        self.text.value = text
         self.text.observe(self._on_text, names="value")
 
     def _on_text(self, change) -> None:
         if change["new"].strip():
             self.submit(change["new"])
+        else:  # the person emptied the box and pressed Enter (the browser sends the value first)
+            self.press_enter_on_empty_box()
+
+    def _on_text_message(self, _widget, content, _buffers) -> None:
+        # The browser also sends "submit" on every Enter: the only sign of an Enter in a box that
+        # was empty already, since the value did not change.
+        if content.get("event") == "submit" and not self.text.value.strip():
+            self.press_enter_on_empty_box()
+
+    def press_enter_on_empty_box(self) -> None:
+        """What Enter in the empty box does: clear the message."""
+        self.message.value = ""
+        self.refresh()
 
     def _on_execute(self, _button) -> None:
+        recent = time.monotonic() - self._last_submission <= self.SAME_SUBMISSION_S
         if self.text.value.strip():
-            self.submit(self.text.value)
-        elif time.monotonic() - self._last_submission > self.SAME_SUBMISSION_S:
+            # leaving the box to click the button already sent this entry: do not play it twice
+            if not (recent and self.text.value == self._last_entry):
+                self.submit(self.text.value)
+        elif not recent:
             self.submit("")  # explains what to type
 
     def _on_new_game(self, _button) -> None:
@@ -126,6 +181,7 @@ class ReplayWidget:
         self.board_view = widgets.HTML()
         self.caption = widgets.HTML()
         self.message = widgets.HTML()
+        self._static = _StaticCopy()
         self.slider.observe(lambda change: self.show(change["new"]), names="value")
         self.chooser.observe(lambda change: change["new"] and self.load(change["new"]), names="value")
         self.previous_button.on_click(lambda _b: self.step(-1))
@@ -140,10 +196,16 @@ class ReplayWidget:
 
     def _ipython_display_(self) -> None:
         display(self.box)
+        self._static.show(self._static_parts())
+
+    def _static_parts(self) -> List[str]:
+        chosen = dict((value, label) for label, value in self.chooser.options).get(self.chooser.value, "")
+        return [_html(chosen), self.board_view.value, self.caption.value, self.message.value]
 
     def refresh_files(self) -> None:
+        """List the games of the folder, one per game, the person's newest first (see history_files)."""
         files = history_files(self.games_dir)
-        self.chooser.options = [(p.name, str(p)) for p in files]
+        self.chooser.options = [(describe_game(p), str(p)) for p in files]
         if files:
             self.chooser.value = str(files[0])  # the newest game
         else:
@@ -175,6 +237,7 @@ class ReplayWidget:
             self.caption.value = _html("start position")
         else:
             self.caption.value = _html(f"ply {ply} of {len(self.positions) - 1}: {self._move_text(ply)}")
+        self._static.update(self._static_parts())
 
     def _move_text(self, ply: int) -> str:
         words = [w for w in self.sans if not w.endswith(".")]

@@ -75,16 +75,19 @@ def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
         try:
             page = browser.new_page()
             page.goto(url, timeout=120_000)
-            box = page.locator("input[placeholder='your move: e7e6 or Ke6']").first
-            box.wait_for(timeout=120_000)
+            page.locator("input[placeholder='your move, e.g. Kf8 or e7f8']").first.wait_for(timeout=120_000)
+            box = page.locator(".widget-text input").first  # the game's box (its placeholder follows the game)
             status = page.get_by_text(re.compile(r"^Black \(Player\) to move\. S_14")).first
             status.wait_for(timeout=30_000)
-            history = Path(re.search(r"history: (\S.*?\.txt)", page.get_by_text("history:").first.inner_text()).group(1))
-            assert history.read_text().splitlines()[1:] == ["1. a6g6"]  # the AI's first move, written at once
+            page.get_by_text(re.compile(r"the game is saved to .* from your first move on")).first.wait_for(timeout=30_000)
+            assert not list(games.glob("Move-History_*"))  # the page loaded, nobody moved: no file yet
 
             box.fill("Kd7")
             box.press("Enter")
             page.get_by_text(re.compile(r"You played Kd7 \(e7d7\)\. The AI played")).first.wait_for(timeout=30_000)
+            files_line = page.get_by_text("history:").first
+            files_line.wait_for(timeout=30_000)
+            history = Path(re.search(r"history: (\S.*?\.txt)", files_line.inner_text()).group(1))
 
             lines = history.read_text().splitlines()
             assert lines[1] == "1. a6g6 e7d7" and re.fullmatch(r"2\. [a-h][1-8][a-h][1-8]", lines[2]), lines
@@ -99,8 +102,13 @@ def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
 
             box.fill("Ke9")
             box.press("Enter")
-            page.get_by_text(re.compile(r"'Ke9' is no move")).first.wait_for(timeout=30_000)
+            complaint = page.get_by_text(re.compile(r"'Ke9' is no move")).first
+            complaint.wait_for(timeout=30_000)
             assert history.read_text().splitlines() == lines  # a bad entry changes nothing
+            assert box.input_value() == "Ke9"  # and stays in the box to be corrected
+            box.fill("")
+            box.press("Enter")  # Enter in the empty box clears the message
+            complaint.wait_for(state="detached", timeout=30_000)
         finally:
             browser.close()
     assert "Traceback" not in log.read_text()

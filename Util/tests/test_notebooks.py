@@ -225,7 +225,15 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     assert "announced: mate in 15 plies; played: 15 plies" in text and "8. Qh8#" in text
     widgets = [o for o in outputs(played) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(widgets) == 2  # the game for a person, and the demonstration
-    assert len(list(games.glob("Move-History_*.txt"))) == 2 and len(list(games.glob("Move-History_*.pgn"))) == 2
+    # a game file appears with the person's first move: the page's own game wrote nothing, the
+    # demonstration wrote its own folder
+    assert not list(games.glob("Move-History_*"))
+    demo = games / "demonstration"
+    assert len(list(demo.glob("Move-History_*.txt"))) == 1 and len(list(demo.glob("Move-History_*.pgn"))) == 1
+    # each widget leaves a static copy of itself: the final board of the demonstration, mate announced
+    copies = [o["data"]["text/html"] for o in outputs(played) if "chessai-static-copy" in o.get("data", {}).get("text/html", "")]
+    assert len(copies) == 2 and all("<svg" in c for c in copies) and "Checkmate: White wins." in copies[1]
+    assert_no_progress_text(played)
 
 
 def test_04_replays_the_newest_game(notebooks_03_04):
@@ -234,5 +242,8 @@ def test_04_replays_the_newest_game(notebooks_03_04):
     assert "15 plies from 8/4k3/Q7/8/8/8/8/4K3 w - - 0 1" in text and "Finished!" in text
     assert re.search(r"HistoryError: .*\.broken_example\.txt, line 2: e7e6 is not legal", text)
     assert "1. a6g6 e7f8" in text
+    assert re.search(r"-> \d{4}-\d\d-\d\d \d\d:\d\d · KQvK · 15 plies · 1-0 checkmate · demonstration", text)
+    copies = [o["data"]["text/html"] for o in outputs(replayed) if "chessai-static-copy" in o.get("data", {}).get("text/html", "")]
+    assert len(copies) == 1 and "<svg" in copies[0] and "ply 3 of 15" in copies[0]
     svgs = [o for o in outputs(replayed) if "image/svg+xml" in o.get("data", {})]
     assert svgs and "lastmove" in svgs[-1]["data"]["image/svg+xml"]  # start_replay ended on the last move

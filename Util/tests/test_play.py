@@ -79,21 +79,29 @@ def test_moves_typed_as_a_person_does(game):
     session = game.session
     assert "The AI played Qg6 (a6g6), from S_15 into S_14" in text_of(game.message)
     assert text_of(game.status) == "Black (Player) to move. S_14: the AI mates in 14 plies (7 moves of White) at most."
+    assert game.text.placeholder == "your move, e.g. Kf8 or e7f8"  # a legal move of this position
     for entry, complaint in (("e7e6", "e7e6 is not legal here. Legal moves: Kf8 (e7f8), Kd8 (e7d8), Kd7 (e7d7)."),
                              ("Ke6", "Ke6 is not legal here."), ("hello", "'hello' is no move"),
-                             ("e7e9", "'e7e9' is no move")):
-        before, written = session.board.fen(), session.history.path.read_text()
+                             ("e7e9", "'e7e9' is no move"), ("ke6", "ke6 is not legal here.")):
+        before = session.board.fen()
         game.text.value = entry  # what pressing Enter does
         assert complaint in text_of(game.message)
-        assert session.board.fen() == before and session.history.path.read_text() == written
-        assert game.text.value == ""
+        assert session.board.fen() == before
+        assert game.text.value == entry  # left in the box to be corrected
+    # the AI's first move is not a game of the person's yet: no file until the person moves
+    assert not session.history.written and not session.games_dir.exists()
     game.text.value = "Kd7"  # SAN
     assert re.match(r"You played Kd7 \(e7d7\)\. The AI played \S+ \([a-h1-8]{4}\), from S_13 into S_12\.",
                     text_of(game.message))
+    assert game.text.value == "" and session.history.path.exists()
     game.text.value = session.board.legal_moves.__iter__().__next__().uci()  # UCI
     assert "You played" in text_of(game.message) and len(session.board.move_stack) == 5
+    king = chess.square_name(session.board.king(chess.BLACK))
+    lowercase = next(m for m in session.board.legal_moves)
+    game.text.value = "k" + chess.square_name(lowercase.to_square)  # lowercase SAN, as typed in a hurry
+    assert f"You played K{chess.square_name(lowercase.to_square)}" in text_of(game.message), king
     start, moves = read_history(session.history.path)
-    assert moves == session.board.move_stack and start == session.start
+    assert moves == session.board.move_stack and start == session.start and len(moves) == 7
     with open(session.history.pgn_path, encoding="utf-8") as handle:
         pgn = chess.pgn.read_game(handle)
     assert list(pgn.mainline_moves()) == session.board.move_stack
@@ -106,13 +114,63 @@ def test_the_button_and_an_empty_box(game):
     moves_before = len(game.session.board.move_stack)
     game.execute_button.click()
     assert "Type a move first" in text_of(game.message) and len(game.session.board.move_stack) == moves_before
+    game.text._handle_custom_msg({"event": "submit"}, [])  # Enter in the empty box, as the browser sends it
+    assert text_of(game.message) == ""
+
+
+def test_clicking_the_button_after_a_rejected_entry_does_not_repeat_it(game):
+    game.text.value = "Ke6"  # leaving the box for the button sends the entry ...
+    complaint = game.message.value
+    game.execute_button.click()  # ... and then the click arrives: the same submission, not a second one
+    assert game.message.value == complaint and game.text.value == "Ke6"
+    game.text.value = "Kd7"  # corrected in the box
+    assert "You played Kd7" in text_of(game.message)
+
+
+def test_lowercase_san():
+    from Util.game import parse_player_move
+
+    board = chess.Board("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1")
+    assert parse_player_move(board, "kf2") == chess.Move.from_uci("e1f2")
+    assert parse_player_move(board, "bc1") == chess.Move.from_uci("d2c1")  # no pawn reaches c1: the bishop
+    assert parse_player_move(board, "bxc3") == chess.Move.from_uci("b2c3")  # correct SAN: the b-pawn takes
+    assert parse_player_move(board, "Bxc3") == chess.Move.from_uci("d2c3")
+    with pytest.raises(ValueError, match=r"ke2 is not legal here\. Legal moves: "):
+        parse_player_move(board, "ke2")  # the knight guards e2
+
+
+def test_a_new_game_without_moves_writes_nothing(results, tmp_path):
+    board = create_board(START_WHITE, START_BLACK)
+    game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path / "games"))
+    game.new_game_button.click()
+    game.new_game_button.click()
+    assert not (tmp_path / "games").exists()
+    assert "saved to" in text_of(game.files) and "from your first move on" in text_of(game.files)
+
+
+def test_the_game_list_puts_the_persons_games_first(results, tmp_path):
+    from Util.game import DEMONSTRATION_FOLDER, describe_game, history_files
+
+    board = create_board(START_WHITE, START_BLACK)
+    sequence = table_for(board, results)
+    demo = PlaySession(board, sequence, tmp_path / DEMONSTRATION_FOLDER)
+    while not demo.over:
+        demo.submit(best_defence(demo).uci())
+    person = PlaySession(board, sequence, tmp_path)
+    person.submit("Kd7")
+    files = history_files(tmp_path)
+    assert files == [person.history.path, demo.history.path]  # one entry per game, the person's first
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d · KQvK · 3 plies · unfinished", describe_game(files[0]))
+    assert describe_game(files[1]).endswith("· KQvK · 15 plies · 1-0 checkmate · demonstration")
+    person.history.path.unlink()  # a game with only its PGN left is still listed, once
+    assert history_files(tmp_path) == [person.history.pgn_path, demo.history.path]
 
 
 def test_a_game_to_mate_then_new_game(game):
     session = game.session
-    first_file = session.history.path
     while not session.over:
         game.text.value = best_defence(session).uci()
+    first_file = session.history.path
     assert len(session.board.move_stack) == 15  # the announced n: best defence cannot delay it
     assert text_of(game.status) == "Checkmate: White wins." and game.text.disabled
     assert "Checkmate: White wins." in text_of(game.message)
@@ -121,7 +179,8 @@ def test_a_game_to_mate_then_new_game(game):
     assert read_history(first_file)[1] == session.board.move_stack
     assert '[Result "1-0"]' in session.history.pgn_path.read_text()
     game.new_game_button.click()
-    assert session.board.fen() == "8/4k3/6Q1/8/8/8/8/4K3 b - - 1 1" and session.history.path != first_file
+    assert session.board.fen() == "8/4k3/6Q1/8/8/8/8/4K3 b - - 1 1" and not session.history.written
+    assert read_history(first_file)[1] != session.board.move_stack  # the finished game's file is kept
     assert not game.text.disabled and text_of(game.message).startswith("New game. The AI played Qg6")
 
 
@@ -171,7 +230,8 @@ def test_replay_of_what_was_written(game, tmp_path):
     while not session.over:
         game.text.value = best_defence(session).uci()
     replay = ReplayWidget(session.games_dir)
-    assert {name for name, _ in replay.chooser.options} == {session.history.path.name, session.history.pgn_path.name}
+    assert [value for _, value in replay.chooser.options] == [str(session.history.path)]  # one entry per game
+    assert replay.chooser.options[0][0].endswith("· KQvK · 15 plies · 1-0 checkmate")
     for path in (session.history.path, session.history.pgn_path):
         assert replay.load(path)
         assert replay.slider.max == 15 and text_of(replay.caption) == "start position"
