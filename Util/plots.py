@@ -1,10 +1,11 @@
-"""Figures: how large each S_n is."""
+"""Figures: how large each S_n is, how the checks of chapter 6 agree, how the AI and Stockfish compare."""
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
 
 
 def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]]):
@@ -33,62 +34,119 @@ def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]]):
     return figure
 
 
-def plot_agreement(title: str, panels: List[tuple]):
-    """Boards checked per n, agreeing (green) and not (red), one panel per check.
+def agreement_line(title: str, panels: List[tuple]) -> Optional[str]:
+    """One sentence when every check of ``panels`` agrees on every board (nothing to draw), else None.
 
-    ``panels``: ``(check name, {n: checked}, {n: agreed})``.  Returns the Figure.
+    ``panels``: ``(check name, {n: checked}, {n: agreed})`` as for :func:`plot_agreement`.
     """
-    figure, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.2), squeeze=False)
-    for ax, (name, checked, agreed) in zip(axes.flat, panels):
+    if any(checked[n] != agreed.get(n, 0) for _, checked, agreed in panels for n in checked):
+        return None
+    checks = "; ".join(f"{name}: {sum(checked.values()):,} boards" for name, checked, _ in panels)
+    return f"{title}: every check agrees on every board in every S_n ({checks})."
+
+
+def plot_agreement(title: str, panels: List[tuple]):
+    """Boards checked per n, one line per check, with the boards that disagree marked in red.
+
+    ``panels``: ``(check name, {n: checked}, {n: agreed})``.  One panel for
+    all checks, sized to stay legible at notebook width and in a saved PNG.
+    Returns the Figure.
+    """
+    figure, ax = plt.subplots(figsize=(9, 4.8))
+    markers = "osD^v<>"
+    for k, (name, checked, agreed) in enumerate(panels):
         ns = sorted(checked)
-        good = [agreed.get(n, 0) for n in ns]
-        bad = [checked[n] - agreed.get(n, 0) for n in ns]
-        ax.bar(ns, good, color="tab:green", label="agrees", width=0.9)
-        ax.bar(ns, bad, bottom=good, color="tab:red", label="disagrees", width=0.9)
-        wrong = sum(bad)
-        ax.set_title(f"{name}: {sum(checked.values()):,} boards, {wrong:,} disagree", fontsize=10)
-        ax.set_xlabel("n (plies to mate)")
-        ax.set_ylabel("boards checked")
-        ax.set_yscale("log")
-        ax.set_ylim(bottom=0.8)  # small S_n (S_0 has few boards) must not fall below the axis
-        ax.legend(fontsize=8)
-    figure.suptitle(title)
+        wrong = sum(checked[n] - agreed.get(n, 0) for n in ns)
+        ax.plot(ns, [checked[n] for n in ns], marker=markers[k % len(markers)], markersize=4,
+                label=f"{name}: {sum(checked.values()):,} boards, {wrong:,} disagree")
+        bad = [n for n in ns if checked[n] != agreed.get(n, 0)]
+        if bad:
+            ax.scatter(bad, [checked[n] - agreed.get(n, 0) for n in bad], color="tab:red", marker="x", zorder=3,
+                       label=f"{name}: boards that disagree")
+    ax.set_xlabel("n (plies to mate)")
+    ax.set_ylabel("boards checked")
+    ax.set_yscale("log")
+    ax.set_ylim(bottom=0.8)  # small S_n (S_0 has few boards) must not fall below the axis
+    ax.set_title(title)
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     figure.tight_layout()
     return figure
 
 
+#: The games of a Stockfish comparison, as plotted: attribute of PositionResult, colour, label.
+_GAMES = (("ai", "tab:blue", "AI vs Stockfish's defence"),
+          ("stockfish", "tab:orange", "Stockfish vs itself"),
+          ("stockfish_best", "tab:red", "Stockfish vs best defence"))
+_VERDICT_COLOURS = {"equal": "tab:grey", "ai better": "tab:blue", "stockfish better": "tab:orange",
+                    "stockfish failed": "tab:red", "failed": "black"}
+
+
+def _mated_plies(results, side: str) -> List[int]:
+    return [getattr(r, side).plies for r in results if getattr(r, side) is not None and getattr(r, side).mated]
+
+
 def plot_stockfish_comparison(report):
-    """Two panels for a :class:`Util.stockfish_compare.ComparisonReport`: plies to mate against n
-    (AI, Stockfish, and the promise n), and the verdicts per n.  Returns the Figure."""
+    """Two panels for a :class:`Util.stockfish_compare.ComparisonReport`: the plies each game needed,
+    and the thesis's verdicts.  Over several n: means against n and verdict shares per n; from a single
+    S_n (nothing to draw against n): how often each number of plies occurred, and the verdict shares.
+    Legends sit beside the panels, never on the data.  Returns the Figure."""
     from .stockfish_compare import VERDICTS, by_n
 
     groups = by_n(report)
-    ns = list(groups)
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 3.6))
-    for side, colour, label in (("ai", "tab:blue", "AI (White) vs Stockfish"), ("stockfish", "tab:orange", "Stockfish vs itself")):
-        xs, ys = [], []
-        for n, results in groups.items():
-            games = [getattr(r, side) for r in results if getattr(r, side) is not None and getattr(r, side).mated]
-            if games:
-                xs.append(n)
-                ys.append(sum(g.plies for g in games) / len(games))
-        left.plot(xs, ys, "o-", color=colour, label=label, markersize=3)
-    left.plot(ns, ns, ":", color="grey", label="n (the AI's promise)")
-    left.set_xlabel("n of the start position")
-    left.set_ylabel("plies to mate (mean of mated games)")
-    left.legend(fontsize=8)
-    colours = {"equal": "tab:grey", "ai better": "tab:blue", "stockfish better": "tab:orange",
-               "stockfish failed": "tab:red", "failed": "black"}
-    bottom = [0] * len(ns)
-    for verdict in VERDICTS:
-        shares = [100 * sum(r.verdict == verdict for r in groups[n]) / len(groups[n]) for n in ns]
-        if any(shares):
-            right.bar(ns, shares, bottom=bottom, color=colours[verdict], label=verdict, width=0.9)
-            bottom = [b + s for b, s in zip(bottom, shares)]
-    right.set_xlabel("n of the start position")
-    right.set_ylabel("% of positions")
-    right.legend(fontsize=8)
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 3.8))
+    if len(groups) > 1:
+        _plies_against_n(left, groups)
+        _verdicts_per_n(right, groups, VERDICTS)
+    else:
+        _plies_histogram(left, report.results, next(iter(groups), 0))
+        _verdict_shares(right, report, VERDICTS)
+    for ax in (left, right):
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     figure.suptitle(f"{report.material}: {report.scenario}, {len(report.results)} positions, "
                     f"Stockfish {report.settings.describe()}")
     figure.tight_layout()
     return figure
+
+
+def _plies_against_n(ax, groups) -> None:
+    ns = list(groups)
+    for side, colour, label in _GAMES:
+        points = [(n, _mated_plies(results, side)) for n, results in groups.items()]
+        points = [(n, sum(p) / len(p)) for n, p in points if p]
+        ax.plot([n for n, _ in points], [m for _, m in points], "o-", color=colour, label=label, markersize=3)
+    ax.plot(ns, ns, ":", color="black", label="n (AI vs best defence)")
+    ax.set_xlabel("n of the start position")
+    ax.set_ylabel("plies to mate (mean of mated games)")
+
+
+def _plies_histogram(ax, results, n: int) -> None:
+    series = [(_mated_plies(results, side), colour, label) for side, colour, label in _GAMES]
+    values = sorted({p for plies, _, _ in series for p in plies} | {n})
+    width = 0.8 / len(series)
+    for k, (plies, colour, label) in enumerate(series):
+        ax.bar([v - 0.4 + width * (k + 0.5) for v in values], [plies.count(v) for v in values], width=width,
+               color=colour, label=label)
+    ax.axvline(n, linestyle=":", color="black", label=f"n = {n} (AI vs best defence)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
+    ax.set_xlabel("plies to mate")
+    ax.set_ylabel("games")
+
+
+def _verdicts_per_n(ax, groups, verdicts) -> None:
+    ns = list(groups)
+    bottom = [0.0] * len(ns)
+    for verdict in verdicts:
+        shares = [100 * sum(r.verdict == verdict for r in groups[n]) / len(groups[n]) for n in ns]
+        if any(shares):
+            ax.bar(ns, shares, bottom=bottom, color=_VERDICT_COLOURS[verdict], label=verdict, width=0.9)
+            bottom = [b + s for b, s in zip(bottom, shares)]
+    ax.set_xlabel("n of the start position")
+    ax.set_ylabel("% of positions (thesis's verdict)")
+
+
+def _verdict_shares(ax, report, verdicts) -> None:
+    shown = [v for v in verdicts if report.count(v)]
+    ax.barh(shown, [report.share(v) for v in shown], color=[_VERDICT_COLOURS[v] for v in shown])
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of positions (thesis's verdict)")

@@ -1,12 +1,21 @@
 """The AI against Stockfish (thesis chapter 6).
 
-From one start position two games are played:
+From one start position the thesis plays two games:
 
 * **AI game**: White is the AI (it moves from S_n into S_(n-1)), Black is
   Stockfish, defending as well as it can.
 * **Stockfish game**: Stockfish plays both sides.
 
-Both games are counted in plies until mate.  A game also ends at stalemate,
+Their difference mixes two things: how well each White attacks, and how
+differently Stockfish defends against the two.  So a third game compares
+like with like:
+
+* **Stockfish against the best defence**: Stockfish plays White, Black
+  plays the table's longest defence (:func:`table_defence`).  Against that
+  same defence the AI needs exactly n plies, so the plies Stockfish needs
+  beyond n measure the attacker alone.
+
+All games are counted in plies until mate.  A game also ends at stalemate,
 insufficient material, threefold repetition, the fifty-move rule or a ply
 cap; a Stockfish game that ends so is a *Stockfish failure*.  The AI
 promised mate in at most n plies: every AI game is checked against that
@@ -231,6 +240,42 @@ def _ai_move(board: chess.Board, n: int, sequence: SnSequence):
     return find_next_move(board, n, sequence) if n > 0 else (-1, None)
 
 
+def table_defence(board: chess.Board, sequence: SnSequence) -> Optional[chess.Move]:
+    """Black's best defence by the table: a move into no S_n (White cannot force mate: a draw) if
+    there is one, else a move that keeps mate furthest away; ties go to python-chess's first move.
+    None if Black has no move."""
+    def distance(move: chess.Move) -> int:
+        board.push(move)
+        try:
+            n = _n_of(sequence, board)
+        finally:
+            board.pop()
+        return 10_000 if n < 0 else n
+
+    return max(board.legal_moves, key=distance, default=None)
+
+
+def against_best_defence(board: chess.Board, sequence: SnSequence, engine: Optional[GuardedStockfish],
+                         ply_cap: int = 300) -> Game:
+    """White (Stockfish, or the AI where ``engine`` is None) against the table's best defence."""
+    board = board.copy(stack=False)
+    game = Game(board.fen())
+    while not (end := _game_end(board, ply_cap, game.plies)):
+        if board.turn == chess.BLACK:
+            move = table_defence(board, sequence)
+        elif engine is None:
+            move = _ai_move(board, _n_of(sequence, board), sequence)[1]
+        else:
+            move = engine.best_move(board)
+        if move is None:
+            game.end = "White has no move from the table"
+            return game
+        board.push(move)
+        game.moves.append(move.uci())
+    game.end = end
+    return game
+
+
 def stockfish_game(board: chess.Board, engine: GuardedStockfish, ply_cap: int = 300) -> Game:
     """Stockfish against itself from ``board``."""
     board = board.copy(stack=False)
@@ -253,12 +298,21 @@ class PositionResult:
     n: int
     ai: Optional[Game] = None
     stockfish: Optional[Game] = None
+    ai_best: Optional[Game] = None  # the AI against the table's best defence
+    stockfish_best: Optional[Game] = None  # Stockfish against the same defence
     failure: str = ""  # why the position could not be compared (engine crash or hang)
 
     @property
     def promise_kept(self) -> bool:
         """The AI mated within the n plies it promised (vacuously true if it did not play)."""
         return self.ai is None or (self.ai.mated and self.ai.plies <= self.n)
+
+    @property
+    def stockfish_extra_plies(self) -> Optional[int]:
+        """Against the best defence: how many plies more than n Stockfish needed to mate (0: as fast as
+        the AI); None where it did not mate or the game was not played."""
+        game = self.stockfish_best
+        return game.plies - self.n if game is not None and game.mated else None
 
     @property
     def verdict(self) -> str:
@@ -279,6 +333,8 @@ def compare_position(board: chess.Board, sequence: SnSequence, engine: GuardedSt
     try:
         result.ai = ai_game(board, sequence, engine, ply_cap)
         result.stockfish = stockfish_game(board, engine, ply_cap)
+        result.ai_best = against_best_defence(board, sequence, None, ply_cap)
+        result.stockfish_best = against_best_defence(board, sequence, engine, ply_cap)
     except EngineFailure as failure:
         result.failure = str(failure)
     return result
@@ -323,6 +379,36 @@ class ComparisonReport:
         return [r for r in self.results if not r.promise_kept]
 
     @property
+    def compared_against_best(self) -> List[PositionResult]:
+        """Positions whose two games against the table's best defence were played."""
+        return [r for r in self.results if r.ai_best is not None and r.stockfish_best is not None]
+
+    @property
+    def stockfish_failures(self) -> int:
+        """Games in which Stockfish, as White, did not mate: against itself or against the best defence."""
+        return (self.count("stockfish failed")
+                + sum(1 for r in self.compared_against_best if not r.stockfish_best.mated))
+
+    def best_defence_lines(self) -> List[str]:
+        """The like-with-like comparison: both attackers against the table's best defence."""
+        played = self.compared_against_best
+        if not played:
+            return ["against the table's best defence: no games"]
+        exact_ai = sum(r.ai_best.mated and r.ai_best.plies == r.n for r in played)
+        extra = [r.stockfish_extra_plies for r in played if r.stockfish_extra_plies is not None]
+        optimal = sum(e == 0 for e in extra)
+        failed = len(played) - len(extra)
+        mean_extra = sum(extra) / len(extra) if extra else float("nan")
+        return [
+            f"against the table's best defence (the same defence for both attackers), {len(played)} positions:",
+            f"  AI mated in exactly n plies: {exact_ai} of {len(played)}",
+            f"  Stockfish mated in n plies (as fast as possible): {100.0 * optimal / len(played):.2f} %",
+            f"  Stockfish needed on average {mean_extra:.2f} plies more than n where it mated "
+            f"(at most {max(extra) if extra else 0})",
+            f"  Stockfish failed to mate against it: {100.0 * failed / len(played):.2f} %",
+        ]
+
+    @property
     def positions_per_minute(self) -> float:
         return 60.0 * len(self.results) / self.seconds if self.seconds else float("nan")
 
@@ -341,6 +427,7 @@ class ComparisonReport:
             f"where Stockfish was better, it needed on average {self.average_fewer('stockfish better'):.2f} % fewer plies",
             f"AI promise (mate within n plies) broken: {len(self.breaches)}"
             + (" <-- THE TABLES OR THE AI ARE WRONG" if self.breaches else ""),
+            *self.best_defence_lines(),
             f"{self.seconds:.1f} s, {self.positions_per_minute:.1f} positions per minute",
         ]
         return "\n".join(lines)
@@ -354,12 +441,18 @@ class ComparisonReport:
         with open(folder / f"{stem}.csv", "w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(["fen", "n", "ai_plies", "ai_end", "stockfish_plies", "stockfish_end", "verdict",
-                             "promise_kept", "failure", "ai_moves", "stockfish_moves"])
+                             "promise_kept", "failure", "ai_moves", "stockfish_moves",
+                             "ai_vs_best_defence_plies", "stockfish_vs_best_defence_plies",
+                             "stockfish_vs_best_defence_end", "stockfish_vs_best_defence_moves"])
             for r in self.results:
                 writer.writerow([r.fen, r.n, r.ai.plies if r.ai else "", r.ai.end if r.ai else "",
                                  r.stockfish.plies if r.stockfish else "", r.stockfish.end if r.stockfish else "",
                                  r.verdict, r.promise_kept, r.failure,
-                                 " ".join(r.ai.moves) if r.ai else "", " ".join(r.stockfish.moves) if r.stockfish else ""])
+                                 " ".join(r.ai.moves) if r.ai else "", " ".join(r.stockfish.moves) if r.stockfish else "",
+                                 r.ai_best.plies if r.ai_best else "",
+                                 r.stockfish_best.plies if r.stockfish_best else "",
+                                 r.stockfish_best.end if r.stockfish_best else "",
+                                 " ".join(r.stockfish_best.moves) if r.stockfish_best else ""])
         return folder / f"{stem}.txt"
 
 
@@ -471,3 +564,42 @@ def compare_all_sequences(sequence: SnSequence, settings: EngineSettings = Engin
     for n in range(1, len(sequence)):
         fens += _fens(sequence, boards_to_check(sequence, n, sample=sample, seed=seed + n))
     return compare_positions("all_S_n", fens, sequence, settings, **options)
+
+
+# ---- what the reports say -------------------------------------------------------------------
+
+def conclusions(reports: List[ComparisonReport]) -> List[str]:
+    """The chapter's conclusions as sentences computed from its reports, so that they cannot
+    contradict the numbers printed above them."""
+    results = [r for report in reports for r in report.results]
+    if not results:
+        return ["No positions were compared."]
+    played = [r for r in results if r.ai is not None]
+    broken = sum(not r.promise_kept for r in results)
+    lines = [f"The AI kept its promise in {len(played) - broken} of {len(played)} games against Stockfish's "
+             f"defence: mate within n plies, whatever Black played." if not broken else
+             f"The AI broke its promise in {broken} of {len(played)} games: the tables or the AI are wrong."]
+    thesis = [r for r in results if r.verdict != "failed"]
+    if thesis:
+        share = {v: 100.0 * sum(r.verdict == v for r in thesis) / len(thesis) for v in ("ai better", "equal",
+                                                                                          "stockfish better")}
+        lines.append(f"The thesis's comparison (AI game vs Stockfish game): the AI game was shorter in "
+                     f"{share['ai better']:.0f} % of positions, as long in {share['equal']:.0f} %, longer in "
+                     f"{share['stockfish better']:.0f} %. Black is Stockfish in both games, but it defends "
+                     f"differently against the two attackers, so this mixes attack and defence.")
+    best = [r for r in results if r.stockfish_best is not None]
+    if best:
+        extra = [r.stockfish_extra_plies for r in best if r.stockfish_extra_plies is not None]
+        optimal = sum(e == 0 for e in extra)
+        lines.append(f"Against the same, best defence the AI always needs exactly n plies. Stockfish needed exactly n "
+                     f"in {optimal} of {len(best)} positions ({100.0 * optimal / len(best):.0f} %)"
+                     + (f" and on average {sum(extra) / len(extra):.1f} plies more than n where it mated."
+                        if extra else "."))
+    white_games = ([r.stockfish for r in results if r.stockfish is not None]
+                   + [r.stockfish_best for r in best])
+    failed = sum(not g.mated for g in white_games)
+    ends = sorted({g.end for g in white_games if not g.mated})
+    lines.append(f"Stockfish failed to mate in {failed} of the {len(white_games)} games it played as White"
+                 + (f" (they ended by {', '.join(ends)})." if failed else
+                    f": at {reports[0].settings.describe()} a move it always found the mate in the end."))
+    return lines

@@ -441,12 +441,17 @@ def matchrate(sequence: SnSequence, folder: Optional[os.PathLike] = None, *, sam
 class SyzygyComparison(AgreementPerN):
     """WDL agreement per n, and how far Syzygy's DTZ lies from n on a sample."""
 
-    dtz_minus_n: Dict[int, int] = field(default_factory=dict)  # |DTZ| - n -> boards
+    dtz_minus_n: Dict[int, int] = field(default_factory=dict)  # |DTZ| - n -> boards, for n >= 1
+    dtz_at_mate: Dict[int, int] = field(default_factory=dict)  # DTZ -> boards, for the checkmates (n = 0)
 
     def dtz_line(self) -> str:
+        """``|DTZ| - n`` over the sampled boards with n >= 1, then the DTZ python-chess gives the sampled
+        checkmates (it reports -1 for a side to move that is already mated, where n = 0)."""
         total = sum(self.dtz_minus_n.values())
         parts = ", ".join(f"{d:+d}: {c}" for d, c in sorted(self.dtz_minus_n.items()))
-        return f"{self.material}: |DTZ| - n over {total} sampled boards -> {parts or 'none'}"
+        mates = ", ".join(f"{d:+d}: {c}" for d, c in sorted(self.dtz_at_mate.items()))
+        return (f"{self.material}: |DTZ| - n over {total} sampled boards with n >= 1 -> {parts or 'none'}; "
+                f"DTZ of the {sum(self.dtz_at_mate.values())} sampled checkmates (n = 0) -> {mates or 'none'}")
 
 
 def _open_syzygy_in_worker() -> None:
@@ -470,8 +475,8 @@ def _syzygy_chunk(chunk):
         elif len(mismatches) < 20:
             mismatches.append((board.fen(), n, wdl))
         if dtz_every and k % dtz_every == 0:
-            difference = abs(syzygy.probe_dtz(board)) - n
-            dtz[difference] = dtz.get(difference, 0) + 1
+            key = syzygy.probe_dtz(board) if n == 0 else abs(syzygy.probe_dtz(board)) - n
+            dtz[key] = dtz.get(key, 0) + 1
     return n, len(boards), agreed, mismatches, dtz
 
 
@@ -502,8 +507,9 @@ def compare_with_syzygy(sequence: SnSequence, folder: Optional[os.PathLike] = No
         sizes=[c[1].size for c in chunks], desc=f"{sequence.material} vs Syzygy", progress=progress,
     ):
         result.add(n, checked, agreed, mismatches)
-        for difference, count in dtz.items():
-            result.dtz_minus_n[difference] = result.dtz_minus_n.get(difference, 0) + count
+        counts = result.dtz_at_mate if n == 0 else result.dtz_minus_n
+        for key, count in dtz.items():
+            counts[key] = counts.get(key, 0) + count
     result.seconds = time.perf_counter() - start
     return result
 

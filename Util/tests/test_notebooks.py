@@ -146,14 +146,21 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     assert "KQvK vs gaviota: 345,404 boards in 21 S_n, 0 disagree" in text
     assert "KPvK: matching rate 100.0000 % (222,564 of 222,564" in text
     assert re.search(r"KQvK vs syzygy: [\d,]+ boards in 21 S_n, 0 disagree", text)
-    kbbvk = re.search(r"KBBvK: \|DTZ\| - n over (\d+) sampled boards -> -1: (\d+)", text)
+    kbbvk = re.search(r"KBBvK: \|DTZ\| - n over (\d+) sampled boards with n >= 1 -> -1: (\d+)", text)
     assert kbbvk and int(kbbvk.group(2)) > 0.8 * int(kbbvk.group(1)), "Syzygy's rounded DTZ in KBBvK is n - 1"
+    # the +1s were checkmates: counted apart, with python-chess's DTZ of -1, and shown on an example
+    dtz = re.search(r"KQvK: \|DTZ\| - n over \d+ sampled boards with n >= 1 -> ([^;]*); DTZ of the \d+ sampled "
+                    r"checkmates \(n = 0\) -> -1: \d+\n", text)
+    assert dtz and "+1" not in dtz.group(1)
+    assert "8/8/8/8/8/R7/8/k1K5 b - - 0 1: checkmate True, n = 0, python-chess's DTZ -1" in text
     report = (folder / "Tests" / "validation_KQvK.txt").read_text()
     assert report.count("0 wrong") == 2 and "0 disagree" in report and "100.0000 %" in report
     assert (folder / "Tests" / "validation_KQvK.png").stat().st_size > 10_000
     assert "matching rate" in (folder / "Tests" / "validation_KRvK.txt").read_text()
     assert (folder / "Tests" / "validation_KRvK.png").stat().st_size > 5_000
-    assert any("image/png" in o.get("data", {}) for o in outputs(notebook))
+    # everything agrees: one line says so, instead of a figure of green bars
+    assert "Validation of KQvK: every check agrees on every board in every S_n" in text
+    assert not any("image/png" in o.get("data", {}) for o in outputs(notebook))
 
 
 def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
@@ -189,6 +196,13 @@ def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
         assert len(reports) == 1 and "depth 8 per move" in reports[0].read_text()
         assert reports[0].with_suffix(".csv").exists()
     assert text.count("AI promise (mate within n plies) broken: 0") == 3 and "PROMISE BROKEN" not in text
+    assert text.count("against the table's best defence (the same defence for both attackers)") == 3
+    # the conclusions are computed: the failure count printed is the reports' own
+    shares = re.findall(r"Stockfish failed to mate(?: against it)?: ([\d.]+) %", text)
+    assert len(shares) == 6
+    assert "* The AI kept its promise in" in text and "* Stockfish failed to mate in " in text
+    never_failed = all(float(share) == 0 for share in shares)
+    assert ("a move it always found the mate in the end" in text) == never_failed
     assert sum("image/png" in o.get("data", {}) for o in outputs(notebook)) == 3
 
 

@@ -36,6 +36,11 @@ def _assert_honest(report, positions):
             assert chess.Move.from_uci(uci) in board.legal_moves
             board.push_uci(uci)
         assert board.is_checkmate()
+        # against the table's best defence the AI needs exactly n (Gaviota's DTM, checked in chapter 6)
+        # and nobody can mate faster; every Black move there is the longest defence python-chess can verify
+        assert r.ai_best.mated and r.ai_best.plies == r.n, (r.fen, r.n, r.ai_best.plies)
+        assert r.stockfish_best.plies >= r.n or not r.stockfish_best.mated
+        assert r.stockfish_extra_plies is None or r.stockfish_extra_plies >= 0
         if r.verdict == "stockfish failed":
             assert not r.stockfish.mated and r.stockfish.end
         elif r.verdict in ("equal", "ai better", "stockfish better"):
@@ -63,10 +68,15 @@ def test_the_four_scenarios(material, sequence_of, stockfish_path, tmp_path):
         text = path.read_text()
         assert "depth 8 per move" in text and "300 plies" in text and "broken: 0" in text
         assert f"AI better: {report.share('ai better'):.2f} %" in text
+        assert f"AI mated in exactly n plies: {positions} of {positions}" in text
         rows = list(csv.DictReader(open(path.with_suffix(".csv"), encoding="utf-8")))
         assert len(rows) == positions
         assert all(int(row["ai_plies"]) <= int(row["n"]) for row in rows)
     assert {r.n for r in reports[1][0].results} == {7}
+    said = sc.conclusions([report for report, _ in reports])
+    games_as_white = 2 * sum(positions for _, positions in reports)
+    failures = sum(report.stockfish_failures for report, _ in reports)
+    assert said[0].startswith("The AI kept its promise in") and f"in {failures} of the {games_as_white} games" in said[-1]
     assert sorted(r.n for r in reports[2][0].results) == list(range(1, len(sequence)))
 
 
@@ -83,6 +93,22 @@ def test_the_reports_arithmetic():
     assert report.average_fewer("stockfish better") == pytest.approx(100 * (1 - 6 / 9))
     broken = sc.ComparisonReport("t", "KQvK", FAST, 300, [result(4, 5, 5)])
     assert len(broken.breaches) == 1 and "THE TABLES OR THE AI ARE WRONG" in broken.text()
+    assert sc.conclusions([broken])[0] == "The AI broke its promise in 1 of 1 games: the tables or the AI are wrong."
+    # the conclusion about failures follows the numbers: one failed game of four is said, none is not
+    said = sc.conclusions([report])[-1]
+    assert said.startswith("Stockfish failed to mate in 1 of the 4 games it played as White (they ended by "
+                           "threefold repetition)")
+
+
+def test_the_table_defence_holds_out_longest(sequence_of):
+    sequence = sequence_of("KQvK")
+    board = chess.Board("8/8/8/8/8/1k6/2Q5/K7 b - - 0 1")  # the queen hangs: taking it is a draw
+    assert sc.table_defence(board, sequence) == chess.Move.from_uci("b3c2")
+    board = chess.Board("8/8/8/3k4/8/8/8/KQ6 b - - 0 1")
+    move = sc.table_defence(board, sequence)
+    n = sequence.find_board(board)
+    board.push(move)
+    assert sequence.find_board(board) == n - 1  # the longest defence: from S_n into S_(n-1)
 
 
 def test_a_hung_engine_is_killed_restarted_and_the_run_goes_on(sequence_of, stockfish_path):
