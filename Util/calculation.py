@@ -115,7 +115,8 @@ class TableStore:
                 save_cost[0] = last_save[0] - started
 
         try:
-            table = compute_table(material, subtables, resume=resume, on_ply=on_ply, checkpoint=checkpoint)
+            table = compute_table(material, subtables, resume=resume, on_ply=on_ply, checkpoint=checkpoint,
+                                  release_subtables=True)
         finally:
             bar.close()
         self._tables[material] = table

@@ -31,13 +31,13 @@ place, so a crash never leaves half a file.
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import pickle
+import struct
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Dict, Optional, Tuple
+from typing import Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
@@ -99,7 +99,7 @@ def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[i
                 _set_level(info, level)
             info.external_attr = 0o644 << 16
             with archive.open(info, "w") as member:  # pickled straight into the archive: no 1 GB copy first
-                pickle.dump(payload, member, protocol=4)
+                _StreamingPickler(member, protocol=4).dump(payload)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
@@ -115,28 +115,73 @@ def _sha256(white: bytes, black: bytes) -> str:
     return digest.hexdigest()
 
 
-def _side_bytes(layout: Layout, values: np.ndarray, chunk: int = 1 << 24) -> bytes:
-    """One side's data as stored: repeated entries blanked, and the engine's ILLEGAL (a checkpoint
-    is saved from the engine's own arrays) written as UNKNOWN, in the one copy blanking makes."""
-    stored = layout.blank_duplicates(np.asarray(values, dtype=np.uint8), UNKNOWN)
-    for start in range(0, stored.size, chunk):
-        part = stored[start : start + chunk]
-        part[part == ILLEGAL] = UNKNOWN
-    return stored.tobytes()
+class _StoredSide:
+    """One side's data as the file stores it (repeated entries blanked, the engine's ILLEGAL written as
+    UNKNOWN: a checkpoint is saved from the engine's own arrays), made a piece at a time while it is
+    written, so that saving a 5-piece table needs no copy of its gigabyte.  The pieces also go into
+    ``digest``, the checksum of both sides."""
+
+    def __init__(self, layout: Layout, values: np.ndarray, digest) -> None:
+        self.layout, self.values, self.digest = layout, values, digest
+
+    def __len__(self) -> int:
+        return self.values.size
+
+    def pieces(self) -> Iterator[np.ndarray]:
+        per_slot = 64 ** (self.layout.piece_count - 1)
+        slots = max(1, (1 << 24) // per_slot)  # about 16 MB a piece
+        for first in range(0, self.values.size // per_slot, slots):
+            part = np.asarray(self.values[first * per_slot : (first + slots) * per_slot], dtype=np.uint8)
+            part = self.layout.blank_duplicates(part, UNKNOWN, first_slot=first)
+            part[part == ILLEGAL] = UNKNOWN
+            self.digest.update(part)
+            yield part
+
+
+class _Checksum:
+    """The payload's ``sha256``: known once both sides are written, which the pickle does before it."""
+
+    def __init__(self, digest) -> None:
+        self.digest = digest
+
+
+class _StreamingPickler(pickle._Pickler):
+    """pickle's own (Python) pickler, which writes a :class:`_StoredSide` exactly as it writes the
+    ``bytes`` of that data (so the file is the same byte for byte), but a piece at a time."""
+
+    dispatch = dict(pickle._Pickler.dispatch)
+
+    def _save_stored_side(self, side: _StoredSide) -> None:
+        size = len(side)
+        if size < self.framer._FRAME_SIZE_TARGET:  # small: inside a frame, as pickle does it
+            self.save_bytes(b"".join(part.tobytes() for part in side.pieces()))
+            return
+        header = (pickle.BINBYTES + struct.pack("<I", size) if size <= 0xFFFFFFFF
+                  else pickle.BINBYTES8 + struct.pack("<Q", size))
+        self.framer.commit_frame(force=True)  # what pickle does before a large bytes object
+        self.framer.file_write(header)
+        for part in side.pieces():
+            self.framer.file_write(memoryview(part))
+        self.memoize(side)
+
+    def _save_checksum(self, checksum: _Checksum) -> None:
+        self.save(checksum.digest.hexdigest())
+
+    dispatch[_StoredSide] = _save_stored_side
+    dispatch[_Checksum] = _save_checksum
 
 
 def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.ndarray) -> dict:
-    layout = Layout(material)
-    white, black = _side_bytes(layout, dtm_white), _side_bytes(layout, dtm_black)
+    layout, digest = Layout(material), hashlib.sha256()
     return {
         "format": "chessAI",
         "version": 2 if material.lone_black_king else FORMAT_VERSION,
         "material": material.name,
         "piece_list": material.letters,
         "index_scheme": INDEX_SCHEME,
-        "dtm_white": white,
-        "dtm_black": black,
-        "sha256": _sha256(white, black),
+        "dtm_white": _StoredSide(layout, dtm_white, digest),
+        "dtm_black": _StoredSide(layout, dtm_black, digest),
+        "sha256": _Checksum(digest),
     }
 
 
@@ -185,15 +230,14 @@ def _read_payload(path: Path) -> dict:
                 raise fail("not a .chessAI file: the archive must hold exactly one .pickle")
             if members[0].file_size > _MAX_PAYLOAD:
                 raise fail(f"refused: the archive claims {members[0].file_size} bytes, more than any table has")
-            data = archive.read(members[0])
+            with archive.open(members[0]) as member:  # unpickled as it is read: no copy of the whole pickle
+                payload = _PlainUnpickler(member).load()
     except zipfile.BadZipFile as error:
         raise fail(f"not a readable ZIP archive ({error}); the file is truncated, corrupt or of another kind") from None
-    except (EOFError, OSError, zipfile.LargeZipFile, NotImplementedError) as error:
-        raise fail(f"the archive cannot be read ({error})") from None
-    try:
-        payload = _PlainUnpickler(io.BytesIO(data)).load()
     except pickle.UnpicklingError as error:
         raise fail(f"refused: {error}") from None
+    except (EOFError, OSError, zipfile.LargeZipFile, NotImplementedError) as error:
+        raise fail(f"the archive cannot be read ({error})") from None
     except Exception as error:  # a damaged pickle can fail in many ways
         raise fail(f"the pickle inside is damaged ({type(error).__name__}: {error})") from None
     if not isinstance(payload, dict) or payload.get("format") != "chessAI":
@@ -233,8 +277,10 @@ def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np
         raise fail(f"the S_n data has the wrong size for {material} (expected {size} entries per side)")
     if _sha256(white, black) != payload.get("sha256"):
         raise fail("the S_n data does not match its checksum: the file was altered or damaged")
-    dtm_white = np.frombuffer(white, dtype=np.uint8).copy()
-    dtm_black = np.frombuffer(black, dtype=np.uint8).copy()
+    # each side's bytes are let go once copied: a 5-piece pawn table then needs 1.5 GB to load, not 2 GB
+    del white, black
+    dtm_white = np.frombuffer(payload.pop("dtm_white"), dtype=np.uint8).copy()
+    dtm_black = np.frombuffer(payload.pop("dtm_black"), dtype=np.uint8).copy()
     layout.restore_duplicates(dtm_white)
     layout.restore_duplicates(dtm_black)
     white_n, black_n = _values_present(dtm_white), _values_present(dtm_black)

@@ -186,18 +186,23 @@ class Layout:
         for slot in np.flatnonzero(self.diagonal_slot):
             yield int(slot) * per_slot, offsets, twins
 
-    def blank_duplicates(self, values: np.ndarray, blank: int) -> np.ndarray:
-        """A copy of ``values`` (one per index) with every entry that repeats another set to ``blank``.
+    def blank_duplicates(self, values: np.ndarray, blank: int, first_slot: int = 0) -> np.ndarray:
+        """A copy of ``values`` with every entry that repeats another set to ``blank``.
 
-        :meth:`restore_duplicates` undoes it.  Files store the blanked copy:
-        the blanks compress to almost nothing.
+        ``values`` holds the entries of whole white-king slots, from slot
+        ``first_slot`` on (all of them by default), so a table can be blanked
+        piece by piece.  :meth:`restore_duplicates` undoes it.  Files store the
+        blanked copy: the blanks compress to almost nothing.
         """
         out = values.copy()
-        view = out.reshape(self._shape)
+        per_slot = 64 ** (self.piece_count - 1)
+        slots = out.size // per_slot
+        view = out.reshape((slots,) + self._shape[1:])
         for a, b in self._identical_swaps():
             view[np.broadcast_to(self._axis_values(a) > self._axis_values(b), view.shape)] = blank
         for start, offsets, _ in self._diagonal_twins():
-            out[start + offsets] = blank
+            if first_slot * per_slot <= start < (first_slot + slots) * per_slot:
+                out[start - first_slot * per_slot + offsets] = blank
         return out
 
     def restore_duplicates(self, values: np.ndarray) -> None:

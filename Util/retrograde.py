@@ -123,6 +123,51 @@ class _Exits:
         return int(filled[-1]) if filled.size else -1
 
 
+class _ExitScan:
+    """The same as :class:`_Exits`, read from a side's exit bytes when asked, for a window of plies at a
+    time: a list of every deciding exit of a 5-piece pawn table would hold a gigabyte, the exit bytes
+    are there anyway, and one scan of them per window costs a fraction of a second.
+
+    ``counts[v]``: how many positions have exit byte v (from the first pass).  A window spans as many
+    plies as fit ``budget`` positions (at least one ply).
+    """
+
+    def __init__(self, exit_value: np.ndarray, counts: np.ndarray, threads: Threads, budget: int = 1 << 25):
+        self.exit_value, self.threads, self.budget = exit_value, threads, budget
+        self.counts = counts.copy()
+        self.counts[[NO_EXIT, DRAW]] = 0  # these decide nothing
+        self._window, self._lists = (0, 0), _Exits(np.empty(0, np.int32), np.zeros(257, np.int64))
+
+    @property
+    def last(self) -> int:
+        filled = np.flatnonzero(self.counts)
+        return int(filled[-1]) if filled.size else -1
+
+    def at(self, n: int) -> np.ndarray:
+        if not self._window[0] <= n < self._window[1]:
+            self._scan(n)
+        return self._lists.at(n)
+
+    def _scan(self, n: int) -> None:
+        stop = n + 1
+        while stop < UNKNOWN and self.counts[n : stop + 1].sum() <= self.budget:
+            stop += 1
+        if not self.counts[n:stop].any():  # nothing to find: skip the scan
+            self._window = (n, stop)
+            self._lists = _Exits(np.empty(0, np.int32), np.zeros(257, np.int64))
+            return
+        values = self.exit_value
+
+        def find(span: Tuple[int, int]) -> Tuple[np.ndarray, np.ndarray]:
+            part = values[span[0] : span[1]]
+            rows = np.flatnonzero((part >= n) & (part < stop))
+            return (rows + span[0]).astype(np.int32), part[rows]
+
+        found = self.threads.map(find, _spans(values.size, CHUNK))
+        self._lists = _Exits.of([f[0] for f in found], [f[1] for f in found])
+        self._window = (n, stop)
+
+
 class _Engine:
     """One table's computation; see the module docstring."""
 
@@ -148,6 +193,11 @@ class _Engine:
         # one bit per index: the loss candidates already checked in this ply (see kernels._keep_unchecked)
         self._checked = np.zeros(-(-size // 8), dtype=np.uint8) if any(self.can_lose) else None
 
+    def release_subtables(self) -> None:
+        """Let go of the sub-tables (after :meth:`classify`, the only pass that reads them)."""
+        self.exits.subtables.tables.clear()
+        self.exits = None
+
     @property
     def dtm_white(self) -> np.ndarray:
         return self.dtm[WHITE]
@@ -157,13 +207,17 @@ class _Engine:
         return self.dtm[BLACK]
 
     # ---- whole-space passes, done once -------------------------------------------------
-    def classify(self) -> Tuple[_Exits, _Exits]:
+    def classify(self) -> Tuple["_Exits | _ExitScan", "_Exits | _ExitScan"]:
         """Legality of every index, and the exits into other tables (per side to move)."""
         parts = self.threads.map(self._classify_range, _spans(self.layout.size, CHUNK))
         if self.layout.en_passant_possible:
             self._find_double_steps([p[2:] for p in parts])
         exits = []
         for side in SIDES:
+            if self.exit_value[side] is not None:  # the exit bytes are kept: read the exits from them
+                counts = sum((p[side][1] for p in parts), np.zeros(256, np.int64))
+                exits.append(_ExitScan(self.exit_value[side], counts, self.threads))
+                continue
             indices, values = [p[side][0] for p in parts], [p[side][1] for p in parts]
             for p in parts:
                 p[side] = None
@@ -193,24 +247,29 @@ class _Engine:
 
     def _classify_range(self, span: Tuple[int, int]) -> List[Tuple[np.ndarray, np.ndarray]]:
         """Legality, check and exit byte of the indices in ``span``; per side, the exits (index, value)
-        that decide a position at some ply."""
+        that decide a position at some ply, or where the exit bytes are kept, (None, how many positions
+        have each exit byte)."""
         none = np.empty(0, np.uint8)
         checks = [self._in_check[s] if self.can_lose[s] else none for s in SIDES]
         self.kernel_rules.classify_span(self.kernel_layout, *span, *self.dtm, *checks)
         if not any(self.exits.has_exits(side) for side in SIDES):
-            return [(np.empty(0, np.int32), np.empty(0, np.uint8))] * 2
+            return [(None, np.zeros(256, np.int64)) if self.can_lose[side] else (np.empty(0, np.int32),
+                    np.empty(0, np.uint8)) for side in SIDES]
         index = np.arange(*span, dtype=np.int64)
         squares = self.layout.decode(index)
         legal = [self.dtm[side][span[0] : span[1]] != ILLEGAL for side in SIDES]
         found = []
         for side in SIDES:
             if not self.exits.has_exits(side):
-                found.append((np.empty(0, np.int32), np.empty(0, np.uint8)))
+                found.append((None, np.zeros(256, np.int64)) if self.can_lose[side]
+                             else (np.empty(0, np.int32), np.empty(0, np.uint8)))
                 continue
             rows = index[legal[side]]
             value = self.exits.values(side, [s[legal[side]] for s in squares])
             if self.can_lose[side]:
                 self.exit_value[side][rows] = value
+                found.append((None, np.bincount(value, minlength=256)))
+                continue
             deciding = (value != NO_EXIT) & (value != DRAW)
             found.append((rows[deciding].astype(np.int32), value[deciding]))
         if self.layout.en_passant_possible:
@@ -400,6 +459,7 @@ def compute_table(
     on_ply: Optional[ProgressCallback] = None,
     checkpoint: Optional[CheckpointCallback] = None,
     threads: Optional[int] = None,
+    release_subtables: bool = False,
 ) -> DtmTable:
     """Compute every S_n of ``material``.
 
@@ -410,25 +470,32 @@ def compute_table(
     dtm_black)`` too, so the caller may save progress (see CheckpointCallback:
     no copies are made, a 5-piece table with a pawn has 1 GB of them).  ``threads``: how many
     cores to use (default: all this process may run on); the result is the
-    same for any number.
+    same for any number.  ``release_subtables``: empty the ``subtables`` dict once
+    the first pass has read them (the sub-tables of a 5-piece pawn table hold
+    most of a gigabyte, and the plies never read them again).
     """
     missing = [str(m) for m in material.dependencies() if m not in subtables]
     if missing:
         raise ValueError(f"{material} needs the tables {', '.join(missing)} first")
     pool = Threads(threads or core_count())
     try:
-        return _run(_Engine(material, subtables, pool), resume, on_ply, checkpoint)
+        engine = _Engine(material, subtables, pool)
+        if release_subtables:
+            subtables = None
+        return _run(engine, resume, on_ply, checkpoint, release_subtables)
     finally:
         pool.close()
 
 
-def _run(engine: _Engine, resume, on_ply, checkpoint) -> DtmTable:
+def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = False) -> DtmTable:
     """The plies of :func:`compute_table`, from the mates (or the checkpoint) to the last S_n.
 
     Ply n gives both sides to move their value n, each from the other
     side's positions that got n-1 in the ply before.
     """
     exits = engine.classify()
+    if release_subtables:
+        engine.release_subtables()
     if resume is None:
         frontiers = [engine.mates(side) for side in SIDES]
         n_done = 0
