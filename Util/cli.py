@@ -126,6 +126,10 @@ def _cmd_stats(args) -> int:
         for n, count in sorted(counts[chess.BLACK].items()):
             print(f"black {n} {count}")
     print(f"total {sum(counts[chess.WHITE].values()) + sum(counts[chess.BLACK].values())}")
+    if args.zugzwangs:
+        from .trainer import mutual_zugzwangs
+
+        print(f"mutual_zugzwangs {mutual_zugzwangs(sequence.table)}")
     return 0
 
 
@@ -229,8 +233,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("stats", help="print 'n count' for each S_n, then the total",
                        description="Print one line 'n count' per non-empty S_n in which White mates "
                                    "(count = distinct boards); where Black has pieces, then one line 'black n count' "
-                                   "per S_n in which Black mates; then 'total COUNT'.")
+                                   "per S_n in which Black mates; then 'total COUNT'; with --zugzwangs, then "
+                                   "'mutual_zugzwangs COUNT'.")
     p.add_argument("file", help=".chessAI file, or a material name looked up in S_n_Results/")
+    p.add_argument("--zugzwangs", action="store_true",
+                   help="also count the mutual zugzwangs: boards where White to move does worse for White than "
+                        "Black to move (both legal), so whoever is to move would rather pass")
     p.set_defaults(run=_cmd_stats)
 
     p = sub.add_parser("bench", help="time, peak memory and file size of computing tables",

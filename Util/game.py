@@ -323,6 +323,7 @@ class PlaySession:
         self.board = self.start.copy(stack=False)
         self.history = GameHistory(self.board, self.games_dir, self.player)
         self.last_reply: Optional[AiReply] = None
+        self.last_verdict: Optional[str] = None  # what the person's last move did (see Util.trainer.verdict)
         if self.board.turn == chess.WHITE and not self.over:
             self.last_reply = self.ai_move()
 
@@ -345,6 +346,21 @@ class PlaySession:
             return ending
         side = "White (AI)" if self.board.turn == chess.WHITE else f"Black ({self.player})"
         return f"{side} to move. {describe_n(self.n)}."
+
+    def hints(self) -> list:
+        """Every legal move of the side to move with its outcome, best first
+        (:func:`Util.trainer.move_outcomes`)."""
+        from .trainer import move_outcomes
+
+        return move_outcomes(self.board, self.sequence)
+
+    def _verdict(self, move: chess.Move) -> Optional[str]:
+        from .trainer import verdict
+
+        try:
+            return verdict(self.board, move, self.sequence)
+        except (MaterialError, ValueError, FileNotFoundError):  # a table the verdict needs is not there
+            return None
 
     def ai_move(self) -> AiReply:
         """The AI plays one move (White to move): from S_n into S_(n-1), or a material-keeping move."""
@@ -370,6 +386,7 @@ class PlaySession:
             raise ValueError("It is the AI's turn.")
         move = parse_player_move(self.board, text)
         san = self.board.san(move)
+        self.last_verdict = self._verdict(move)
         self.board.push(move)
         self.history.record(self.board)
         message = f"You played {san} ({move.uci()})."

@@ -80,14 +80,18 @@ class PlayWidget:
         self.text = widgets.Text(description="Move:", continuous_update=False)
         self.execute_button = widgets.Button(description="Execute Move", icon="check", tooltip="play the move typed")
         self.new_game_button = widgets.Button(description="New game", icon="refresh", tooltip="start again")
+        self.hint_button = widgets.Button(description="Hint", icon="lightbulb-o",
+                                          tooltip="every legal move with its outcome, best first")
+        self.verdict = widgets.HTML()
         self.text.observe(self._on_text, names="value")
         self.text.on_msg(self._on_text_message)
         self.execute_button.on_click(self._on_execute)
         self.new_game_button.on_click(self._on_new_game)
+        self.hint_button.on_click(lambda _button: self.show_hints())
         self._last_submission, self._last_entry = float("-inf"), ""
         self._static = _StaticCopy()
-        controls = widgets.HBox([self.text, self.execute_button, self.new_game_button])
-        self.box = widgets.VBox([self.board_view, self.status, controls, self.message, self.files])
+        controls = widgets.HBox([self.text, self.execute_button, self.hint_button, self.new_game_button])
+        self.box = widgets.VBox([self.board_view, self.status, controls, self.message, self.verdict, self.files])
         self._show_reply()
         self.refresh()
 
@@ -121,6 +125,8 @@ class PlayWidget:
         try:
             self.message.value = _html(self.session.submit(text), OK_STYLE)
             self._set_text("")
+            verdict = self.session.last_verdict
+            self.verdict.value = _html(f"Your move: {verdict}", "color:#444") if verdict else ""
         except ValueError as problem:
             self.message.value = _html(str(problem), ERROR_STYLE)
         finally:
@@ -143,6 +149,18 @@ class PlayWidget:
         if content.get("event") == "submit" and not self.text.value.strip():
             self.press_enter_on_empty_box()
 
+    def show_hints(self) -> None:
+        """Show every legal move of the side to move with its outcome, best first."""
+        import html
+
+        if self.session.over:
+            self.message.value = _html("The game is over: no moves to show.", ERROR_STYLE)
+            return
+        rows = "".join(f"<tr><td>{html.escape(o.san)}</td><td>{html.escape(o.describe())}</td></tr>"
+                       for o in self.session.hints())
+        self.message.value = (f'<table class="chessai-hints"><tr><th>move</th><th>outcome for '
+                              f'{"White" if self.session.board.turn else "Black"}</th></tr>{rows}</table>')
+
     def press_enter_on_empty_box(self) -> None:
         """What Enter in the empty box does: clear the message."""
         self.message.value = ""
@@ -159,6 +177,7 @@ class PlayWidget:
 
     def _on_new_game(self, _button) -> None:
         self.session.new_game()
+        self.verdict.value = ""
         reply = self.session.last_reply
         self.message.value = _html("New game." + (f" {reply.text}" if reply else ""), OK_STYLE)
         self.refresh()

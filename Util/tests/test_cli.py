@@ -40,6 +40,8 @@ def test_stats_prints_n_count_lines_then_total(kqk, sequence_of):
     expected = sequence_of("KQvK").board_counts
     assert lines[:-1] == [f"{n} {count}" for n, count in sorted(expected.items())]
     assert lines[-1] == f"total {sum(expected.values())}"
+    with_zugzwangs = run_cli("stats", str(kqk), "--zugzwangs").stdout.splitlines()
+    assert with_zugzwangs[:-1] == lines and with_zugzwangs[-1] == "mutual_zugzwangs 0"  # KQvK: moving never hurts
 
 
 def test_probe_answers_arguments_and_standard_input(kqk, sequence_of, gaviota):

@@ -109,6 +109,25 @@ def test_moves_typed_as_a_person_does(game):
     assert pgn.headers["Result"] == "*" and re.fullmatch(r"\d{4}\.\d\d\.\d\d", pgn.headers["Date"])
 
 
+def test_hints_and_verdicts(game, results):
+    from Util.trainer import move_outcomes, verdict
+
+    session = game.session
+    game.hint_button.click()
+    shown = re.findall(r"<tr><td>([^<]+)</td><td>([^<]+)</td></tr>", game.message.value)
+    expected = move_outcomes(session.board, session.sequence)
+    assert shown == [(o.san, o.describe()) for o in expected] and len(shown) == session.board.legal_moves.count()
+    assert shown[0][1] == "loss, mated in 14 plies"  # from S_14 Black's best holds out all 14 plies
+    game.text.value = "Kd7"
+    assert text_of(game.verdict) == "Your move: Kd7: a best move (loss, mated in 14 plies)."
+    board = session.board.copy()
+    worst = move_outcomes(board, session.sequence)[-1]
+    game.text.value = worst.san
+    assert text_of(game.verdict) == f"Your move: {verdict(board, worst.move, session.sequence)}"
+    game.new_game_button.click()
+    assert game.verdict.value == ""
+
+
 def test_the_button_and_an_empty_box(game):
     game.SAME_SUBMISSION_S = 0.0
     moves_before = len(game.session.board.move_stack)

@@ -1,0 +1,98 @@
+"""Hints, verdicts and mutual zugzwangs, checked against Gaviota (distances) and Syzygy (results)."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from Util.trainer import (DRAW, LOSS, WIN, is_mutual_zugzwang, move_outcomes, mutual_zugzwang_examples,
+                          mutual_zugzwangs, verdict)
+
+
+def random_board(material: str, rng: random.Random) -> chess.Board:
+    """A random legal position of ``material`` (``"KQvKR"``), either side to move."""
+    white, black = material.split("v")
+    while True:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), len(white) + len(black))
+        for letter, square in zip(white + black.lower(), squares):
+            board.set_piece_at(square, chess.Piece.from_symbol(letter))
+        board.turn = rng.random() < 0.5
+        if board.is_valid() and not board.is_game_over():
+            return board
+
+
+def expected_outcome(board: chess.Board, move: chess.Move, gaviota) -> tuple:
+    """The mover's (result, plies) after ``move`` by python-chess's Gaviota prober."""
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            return WIN, 1
+        dtm = gaviota.probe_dtm(board)  # for the side to move after the move
+    finally:
+        board.pop()
+    if dtm == 0:
+        return DRAW, None
+    return (WIN, -dtm + 1) if dtm < 0 else (LOSS, dtm + 1)
+
+
+@pytest.mark.parametrize("material", ["KQvKR", "KRvKP", "KPvKP", "KBNvK"])
+def test_every_move_has_gaviotas_outcome(material, sequence_of, python_gaviota):
+    sequence, rng = sequence_of(material), random.Random(7)
+    for _ in range(12):
+        board = random_board(material, rng)
+        outcomes = move_outcomes(board, sequence)
+        assert sorted(o.move.uci() for o in outcomes) == sorted(m.uci() for m in board.legal_moves)
+        assert [o.rank for o in outcomes] == sorted(o.rank for o in outcomes)  # best first
+        for o in outcomes:
+            assert (o.result, o.plies) == expected_outcome(board, o.move, python_gaviota), (board.fen(), o.san)
+
+
+def test_verdicts_name_the_best_move(sequence_of):
+    sequence = sequence_of("KQvK")
+    board = chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")
+    best = move_outcomes(board, sequence)[0]
+    assert verdict(board, best.move, sequence) == f"{best.san}: a best move ({best.describe()})."
+    slower = next(o for o in move_outcomes(board, sequence) if o.result == WIN and o.plies > best.plies)
+    said = verdict(board, slower.move, sequence)
+    assert said.startswith(f"{slower.san} kept the win but is {slower.plies - best.plies} plies slower than ")
+    board = chess.Board("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")
+    assert board.is_valid()
+    blunder = chess.Move.from_uci("b1c2")  # the king takes it
+    assert verdict(board, blunder, sequence).startswith("Qc2+ changed the result: win -> draw (draw); ")
+
+
+def test_mutual_zugzwangs_agree_with_syzygy(sequence_of, store, syzygy):
+    """The per-board test against Syzygy's win/draw/loss on random KPvKP boards and on a classic one;
+    the table's count against the per-board test over every KPvK placement."""
+    sequence, rng = sequence_of("KPvKP"), random.Random(3)
+    examples = mutual_zugzwang_examples(store.get("KPvKP"), limit=30)
+
+    def by_syzygy(board: chess.Board) -> bool:
+        other = board.copy(stack=False)
+        other.turn = not board.turn
+        if not (board.is_valid() and other.is_valid()):
+            return False
+        white, black = (board, other) if board.turn else (other, board)
+        white_wdl, black_wdl = syzygy.probe_wdl(white), syzygy.probe_wdl(black)
+        return (white_wdl > 0) - (white_wdl < 0) < (black_wdl < 0) - (black_wdl > 0)
+
+    assert len(examples) == 30
+    for board in examples + [random_board("KPvKP", rng) for _ in range(100)]:
+        assert is_mutual_zugzwang(board, sequence) == by_syzygy(board), board.fen()
+    assert all(is_mutual_zugzwang(board, sequence) for board in examples)
+
+    # every KPvK placement with the pawn on files a-d; the mirror image (files e-h) is a zugzwang alike
+    count = 0
+    for w, p, b in ((w, p, b) for w in range(64) for p in range(8, 56) if p % 8 < 4 for b in range(64)):
+        if len({w, p, b}) < 3:
+            continue
+        if chess.square_distance(w, b) < 2:
+            continue
+        board = chess.Board(None)
+        board.set_piece_map({w: chess.Piece(chess.KING, True), p: chess.Piece(chess.PAWN, True),
+                             b: chess.Piece(chess.KING, False)})
+        count += by_syzygy(board)
+    assert mutual_zugzwangs(store.get("KPvK")) == 2 * count > 0
