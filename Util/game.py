@@ -112,6 +112,26 @@ def create_board(white_positions: Dict, black_positions: Dict, white_to_move: bo
     return board
 
 
+def board_from_fen(fen: str) -> chess.Board:
+    """The start position given as FEN (any material with both kings); SetupError says what is wrong."""
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise SetupError(f"START_FEN {fen!r} is not a FEN ({error}); write it like "
+                         "'8/8/8/4k3/8/8/8/KQ6 w - - 0 1'") from None
+    if not board.is_valid():
+        raise SetupError(f"START_FEN {fen!r} is not a legal position: {_status_text(board.status())}")
+    return board
+
+
+def person_colour(play_as: str) -> chess.Color:
+    """The side a person plays, from ``"white"`` or ``"black"`` (the notebook's PLAY_AS)."""
+    text = str(play_as).strip().lower()
+    if text not in ("white", "black"):
+        raise SetupError(f"PLAY_AS is {play_as!r}; write \"white\" or \"black\"")
+    return chess.WHITE if text == "white" else chess.BLACK
+
+
 def _check_kings_and_material(board: chess.Board) -> None:
     for colour, name in ((chess.WHITE, "WHITE_POSITIONS"), (chess.BLACK, "BLACK_POSITIONS")):
         kings = len(board.pieces(chess.KING, colour))
@@ -263,19 +283,12 @@ def _legal_list(board: chess.Board) -> str:
 
 
 def best_defence(session: "PlaySession") -> chess.Move:
-    """The scripted defender of the demonstration: the Black move that keeps mate furthest away
-    (a move into no S_n, a draw, if there is one); ties go to python-chess's first move."""
-    board = session.board
+    """The scripted player of the demonstration: the best move of the side to move by the table (the
+    fastest mate, else a draw, else the move that keeps mate furthest away); ties go to python-chess's
+    first move.  As Black against a lone-king table's AI: the move that keeps mate furthest away."""
+    from .trainer import move_outcomes
 
-    def distance(move: chess.Move) -> int:
-        board.push(move)
-        try:
-            n = session.n
-        finally:
-            board.pop()
-        return 10_000 if n < 0 else n
-
-    return max(board.legal_moves, key=distance)
+    return move_outcomes(session.board, session.sequence)[0].move
 
 
 def keep_material_move(board: chess.Board) -> Optional[chess.Move]:
@@ -308,23 +321,34 @@ class AiReply:
 
 
 class PlaySession:
-    """One game: the person plays Black, the AI (White) answers from its S_n sequence."""
+    """One game: the person plays one side (Black, as in the thesis, or White), the AI the other side
+    from its tables."""
 
     def __init__(self, start: chess.Board, sequence: SnSequence, games_dir: os.PathLike = "Played_Games",
-                 player: str = PLAYER_NAME):
+                 player: str = PLAYER_NAME, person: chess.Color = chess.BLACK):
         self.start = start.copy(stack=False)
         self.sequence = sequence
         self.games_dir = Path(games_dir)
         self.player = player
+        self.person = person
         self.new_game()
+
+    @property
+    def ai(self) -> chess.Color:
+        return not self.person
+
+    @property
+    def thesis_ai(self) -> bool:
+        """The thesis's game: the AI is White against a lone black king."""
+        return self.ai == chess.WHITE and self.sequence.material.lone_black_king
 
     def new_game(self) -> None:
         """Back to the start position, with a new history (written once the person moves)."""
         self.board = self.start.copy(stack=False)
-        self.history = GameHistory(self.board, self.games_dir, self.player)
+        self.history = GameHistory(self.board, self.games_dir, self.player, self.person)
         self.last_reply: Optional[AiReply] = None
         self.last_verdict: Optional[str] = None  # what the person's last move did (see Util.trainer.verdict)
-        if self.board.turn == chess.WHITE and not self.over:
+        if self.board.turn == self.ai and not self.over:
             self.last_reply = self.ai_move()
 
     @property
@@ -340,12 +364,17 @@ class PlaySession:
             return -1
 
     def status(self) -> str:
-        """Whose move it is and what the AI's n means."""
+        """Whose move it is and what the position is worth (the thesis's game: what the AI's n means)."""
         ending = termination_message(self.board)
         if ending:
             return ending
-        side = "White (AI)" if self.board.turn == chess.WHITE else f"Black ({self.player})"
-        return f"{side} to move. {describe_n(self.n)}."
+        colour = "White" if self.board.turn == chess.WHITE else "Black"
+        side = f"{colour} (AI)" if self.board.turn == self.ai else f"{colour} ({self.player})"
+        if self.thesis_ai:
+            return f"{side} to move. {describe_n(self.n)}."
+        from .trainer import outcome_phrase
+
+        return f"{side} to move: {outcome_phrase(self.board, self.sequence)} with best play on both sides."
 
     def hints(self) -> list:
         """Every legal move of the side to move with its outcome, best first
@@ -363,7 +392,11 @@ class PlaySession:
             return None
 
     def ai_move(self) -> AiReply:
-        """The AI plays one move (White to move): from S_n into S_(n-1), or a material-keeping move."""
+        """The AI plays one move: in the thesis's game from S_n into S_(n-1), or a material-keeping move;
+        otherwise its best move by the table (the fastest mate, else a move that keeps the draw, else the
+        longest defence)."""
+        if not self.thesis_ai:
+            return self._best_ai_move()
         n = self.n
         if n > 0:
             _, move = find_next_move(self.board, n, self.sequence)
@@ -378,11 +411,24 @@ class PlaySession:
             self.history.record(self.board)
         return AiReply(move, n, f"The AI played {san} ({move.uci()}), {note}.")
 
+    def _best_ai_move(self) -> AiReply:
+        from .trainer import move_outcomes
+
+        outcomes = move_outcomes(self.board, self.sequence)
+        if not outcomes:
+            return AiReply(None, -1, "The AI has no move.")
+        best = outcomes[0]
+        n = self.sequence.value(self.board)
+        self.board.push(best.move)
+        if self.history.written:
+            self.history.record(self.board)
+        return AiReply(best.move, n, f"The AI played {best.san} ({best.move.uci()}): {best.describe()} for the AI.")
+
     def submit(self, text: str) -> str:
         """The person's entry: play it and the AI's answer, or explain why not (the game is then unchanged)."""
         if self.over:
             raise ValueError(f"The game is over ({termination_message(self.board)}) Press 'New game' to play again.")
-        if self.board.turn != chess.BLACK:
+        if self.board.turn != self.person:
             raise ValueError("It is the AI's turn.")
         move = parse_player_move(self.board, text)
         san = self.board.san(move)
@@ -465,9 +511,11 @@ class GameHistory:
     are None until then, so a game nobody moved in leaves nothing behind.
     """
 
-    def __init__(self, start: chess.Board, games_dir: os.PathLike, player: str = PLAYER_NAME):
+    def __init__(self, start: chess.Board, games_dir: os.PathLike, player: str = PLAYER_NAME,
+                 person: chess.Color = chess.BLACK):
         self.started = _dt.datetime.now()
         self.player = player
+        self.person = person
         self.folder = Path(games_dir)
         self.path: Optional[Path] = None
         self.pgn_path: Optional[Path] = None
@@ -488,7 +536,8 @@ class GameHistory:
                 path = self.folder / f"{stem} ({k}).txt"
             self.path, self.pgn_path = path, path.with_suffix(".pgn")
         _atomic_write(self.path, history_text(board))
-        _atomic_write(self.pgn_path, pgn_text(board, AI_NAME, self.player, self.started))
+        white, black = (AI_NAME, self.player) if self.person == chess.BLACK else (self.player, AI_NAME)
+        _atomic_write(self.pgn_path, pgn_text(board, white, black, self.started))
 
 
 def read_history(file_name: os.PathLike) -> Tuple[chess.Board, List[chess.Move]]:

@@ -263,3 +263,18 @@ def test_04_replays_the_newest_game(notebooks_03_04):
     assert len(copies) == 1 and "<svg" in copies[0] and "ply 3 of 15" in copies[0]
     svgs = [o for o in outputs(replayed) if "image/svg+xml" in o.get("data", {})]
     assert svgs and "lastmove" in svgs[-1]["data"]["image/svg+xml"]  # start_replay ended on the last move
+
+
+def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
+    from Util.calculation import calculate
+
+    calculate("KQvKR", results_dir=tmp_path / "results", progress=False)
+    fen = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
+    parameters = {"RESULTS_DIR": str(tmp_path / "results"), "GAMES_DIR": str(tmp_path / "games"), "BOARD_SIZE": 120,
+                  "PLAY_AS": "white", "START_FEN": fen}
+    played = execute_notebook(REPO / "03_play_against_ai.ipynb", parameters, tmp_path / "03.ipynb")
+    text = stdout(played)
+    announced = re.search(r"announced: mate in (\d+) plies; played: (\d+) plies", text)
+    assert announced and announced.group(1) == announced.group(2)
+    assert "KQvKR, White to move" in text
+    assert not list((tmp_path / "games").glob("Move-History_*"))  # the person's game: no move, no file

@@ -310,3 +310,54 @@ def test_history_format_round_trips_black_first():
     for uci in ("e7f8", "a6c8", "f8f7"):
         board.push_uci(uci)
     assert history_text(board) == "8/4k3/Q7/8/8/8/8/4K3 b - - 0 1\n1. ... e7f8\n2. a6c8 f8f7\n"
+
+
+@pytest.mark.parametrize("material, fen, person", [
+    ("KQvK", "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", chess.WHITE),   # practise the win: the AI defends as Black
+    ("KQvKR", "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1", chess.WHITE),  # the rook defends
+    ("KQvKR", "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1", chess.BLACK),  # the AI attacks, the person defends
+])
+def test_either_side_best_play_mates_in_exactly_n(material, fen, person, sequence_of, tmp_path):
+    """The person's side played with the table's best moves through the box: mate after exactly n plies,
+    whichever side the person plays, and the AI never shortens its defence or lengthens its attack."""
+    sequence = sequence_of(material)
+    board = chess.Board(fen)
+    n = sequence.value(board)
+    assert n > 0 and n % 2 == 1  # White to move mates in n
+    game = PlayWidget(PlaySession(board, sequence, tmp_path, person=person))
+    session = game.session
+    assert session.ai == (not person)
+    while not session.over:
+        game.text.value = best_defence(session).uci()
+    assert session.board.is_checkmate() and len(session.board.move_stack) == n
+    assert text_of(game.status) == "Checkmate: White wins."
+    with open(session.history.pgn_path, encoding="utf-8") as handle:
+        headers = chess.pgn.read_headers(handle)
+    assert (headers["White"] == "Player") == (person == chess.WHITE)
+
+
+def test_the_ai_as_black_holds_out_longest_and_the_status_speaks_of_the_person(sequence_of, tmp_path):
+    from Util.trainer import move_outcomes
+
+    sequence = sequence_of("KQvK")
+    session = PlaySession(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"), sequence, tmp_path, person=chess.WHITE)
+    assert session.last_reply is None  # White (the person) moves first
+    assert session.status() == "White (Player) to move: mates in 17 plies with best play on both sides."
+    session.submit("Qb7")
+    before = session.board.copy()
+    before.pop()
+    longest = move_outcomes(before, sequence)[0]
+    assert session.last_reply.move == longest.move and longest.result == -1  # Black's longest defence
+
+
+def test_start_fen_and_play_as_are_checked():
+    from Util.game import board_from_fen, person_colour
+
+    assert board_from_fen("8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1").piece_at(chess.C3).symbol() == "r"
+    with pytest.raises(SetupError, match=r"START_FEN 'hello' is not a FEN"):
+        board_from_fen("hello")
+    with pytest.raises(SetupError, match=r"is not a legal position: the side that is not to move is in check"):
+        board_from_fen("8/8/8/3k4/8/8/8/K2Q4 w - - 0 1")  # Black in check, White to move
+    assert person_colour("White") == chess.WHITE and person_colour("black") == chess.BLACK
+    with pytest.raises(SetupError, match=r"PLAY_AS is 'red'; write \"white\" or \"black\""):
+        person_colour("red")
