@@ -348,6 +348,7 @@ class PlaySession:
         self.history = GameHistory(self.board, self.games_dir, self.player, self.person)
         self.last_reply: Optional[AiReply] = None
         self.last_verdict: Optional[str] = None  # what the person's last move did (see Util.trainer.verdict)
+        self.comments: List[str] = []  # one per move played: who mates in how many after it (the PGN's comments)
         if self.board.turn == self.ai and not self.over:
             self.last_reply = self.ai_move()
 
@@ -375,6 +376,37 @@ class PlaySession:
         from .trainer import outcome_phrase
 
         return f"{side} to move: {outcome_phrase(self.board, self.sequence)} with best play on both sides."
+
+    def _play(self, move: chess.Move, record: bool) -> None:
+        """Push ``move`` with its comment; rewrite the files if ``record``."""
+        self.comments.append(self._comment(move))
+        self.board.push(move)
+        if record:
+            self.history.record(self.board, self.comments)
+
+    def _comment(self, move: chess.Move) -> str:
+        from .trainer import move_comment
+
+        try:
+            return move_comment(self.board, move, self.sequence)
+        except (MaterialError, ValueError, FileNotFoundError):  # a table the comment needs is not there
+            return ""
+
+    def take_back(self) -> str:
+        """Undo the person's last move and the AI's reply to it; the history file and the PGN follow.
+        ValueError (the game unchanged) if the person has not moved yet."""
+        start_turn = self.start.turn
+        person_moves = [k for k in range(len(self.board.move_stack))
+                        if (start_turn if k % 2 == 0 else not start_turn) == self.person]
+        if not person_moves:
+            raise ValueError("Nothing to take back: you have not moved yet.")
+        undone = []
+        while len(self.board.move_stack) > person_moves[-1]:
+            undone.append(self.board.pop())
+            self.comments.pop()
+        self.last_reply, self.last_verdict = None, None
+        self.history.record(self.board, self.comments)
+        return f"Taken back: {' '.join(m.uci() for m in reversed(undone))}. Your move again."
 
     def hints(self) -> list:
         """Every legal move of the side to move with its outcome, best first
@@ -406,9 +438,7 @@ class PlaySession:
         if move is None:
             return AiReply(None, n, "The AI has no move.")
         san = self.board.san(move)
-        self.board.push(move)
-        if self.history.written:  # before the person's first move, nobody's game is worth a file yet
-            self.history.record(self.board)
+        self._play(move, record=self.history.written)  # before the person's first move, no file yet
         return AiReply(move, n, f"The AI played {san} ({move.uci()}), {note}.")
 
     def _best_ai_move(self) -> AiReply:
@@ -419,9 +449,7 @@ class PlaySession:
             return AiReply(None, -1, "The AI has no move.")
         best = outcomes[0]
         n = self.sequence.value(self.board)
-        self.board.push(best.move)
-        if self.history.written:
-            self.history.record(self.board)
+        self._play(best.move, record=self.history.written)
         return AiReply(best.move, n, f"The AI played {best.san} ({best.move.uci()}): {best.describe()} for the AI.")
 
     def submit(self, text: str) -> str:
@@ -433,8 +461,7 @@ class PlaySession:
         move = parse_player_move(self.board, text)
         san = self.board.san(move)
         self.last_verdict = self._verdict(move)
-        self.board.push(move)
-        self.history.record(self.board)
+        self._play(move, record=True)
         message = f"You played {san} ({move.uci()})."
         if not self.over:
             self.last_reply = self.ai_move()
@@ -491,9 +518,12 @@ def history_text(board: chess.Board) -> str:
 
 
 def pgn_text(board: chess.Board, white: str = AI_NAME, black: str = PLAYER_NAME,
-             date: Optional[_dt.datetime] = None) -> str:
-    """The game as PGN, with date, players, result and the start FEN."""
+             date: Optional[_dt.datetime] = None, comments: Optional[List[str]] = None) -> str:
+    """The game as PGN, with date, players, result and the start FEN; ``comments[k]`` (if given) after
+    the k-th move, such as ``{White mates in 23}``."""
     game = chess.pgn.Game.from_board(board)
+    for node, comment in zip(game.mainline(), comments or []):
+        node.comment = comment
     date = date or _dt.datetime.now()
     game.headers["Event"] = "Endgame against the AI"
     game.headers["Site"] = "Jupyter notebook 03_play_against_ai"
@@ -525,8 +555,9 @@ class GameHistory:
         """Whether the game has files (since its first recorded move)."""
         return self.path is not None
 
-    def record(self, board: chess.Board) -> None:
-        """Write the game as it stands (the first call creates the two files)."""
+    def record(self, board: chess.Board, comments: Optional[List[str]] = None) -> None:
+        """Write the game as it stands (the first call creates the two files); ``comments`` go into the
+        PGN after the moves."""
         if self.path is None:
             self.folder.mkdir(parents=True, exist_ok=True)
             stem = f"Move-History_{self.started:%Y-%m-%d %H_%M_%S}"
@@ -537,7 +568,7 @@ class GameHistory:
             self.path, self.pgn_path = path, path.with_suffix(".pgn")
         _atomic_write(self.path, history_text(board))
         white, black = (AI_NAME, self.player) if self.person == chess.BLACK else (self.player, AI_NAME)
-        _atomic_write(self.pgn_path, pgn_text(board, white, black, self.started))
+        _atomic_write(self.pgn_path, pgn_text(board, white, black, self.started, comments))
 
 
 def read_history(file_name: os.PathLike) -> Tuple[chess.Board, List[chess.Move]]:

@@ -30,11 +30,11 @@ OK_STYLE = "color:#1a6b1a"
 ERROR_STYLE = "color:#b00020;font-weight:bold"
 
 
-def board_picture(board: chess.Board, size: int = 320) -> str:
-    """SVG of the board with its last move and a king in check marked."""
+def board_picture(board: chess.Board, size: int = 320, flipped: bool = False) -> str:
+    """SVG of the board with its last move and a king in check marked (``flipped``: Black at the bottom)."""
     lastmove = board.peek() if board.move_stack else None
     check = board.king(board.turn) if board.is_check() else None
-    return chess.svg.board(board, lastmove=lastmove, check=check, size=size)
+    return chess.svg.board(board, lastmove=lastmove, check=check, size=size, flipped=flipped)
 
 
 def _html(text: str, style: str = "") -> str:
@@ -82,15 +82,22 @@ class PlayWidget:
         self.new_game_button = widgets.Button(description="New game", icon="refresh", tooltip="start again")
         self.hint_button = widgets.Button(description="Hint", icon="lightbulb-o",
                                           tooltip="every legal move with its outcome, best first")
+        self.take_back_button = widgets.Button(description="Take back", icon="undo",
+                                               tooltip="undo your last move and the AI's reply")
+        self.flip_button = widgets.Button(description="Flip board", icon="retweet", tooltip="turn the board round")
+        self.flipped = session.person == chess.BLACK and not session.thesis_ai
         self.verdict = widgets.HTML()
         self.text.observe(self._on_text, names="value")
         self.text.on_msg(self._on_text_message)
         self.execute_button.on_click(self._on_execute)
         self.new_game_button.on_click(self._on_new_game)
         self.hint_button.on_click(lambda _button: self.show_hints())
+        self.take_back_button.on_click(lambda _button: self.take_back())
+        self.flip_button.on_click(lambda _button: self.flip())
         self._last_submission, self._last_entry = float("-inf"), ""
         self._static = _StaticCopy()
-        controls = widgets.HBox([self.text, self.execute_button, self.hint_button, self.new_game_button])
+        controls = widgets.HBox([self.text, self.execute_button, self.hint_button, self.take_back_button,
+                                 self.new_game_button, self.flip_button])
         self.box = widgets.VBox([self.board_view, self.status, controls, self.message, self.verdict, self.files])
         self._show_reply()
         self.refresh()
@@ -104,7 +111,7 @@ class PlayWidget:
 
     def refresh(self) -> None:
         board = self.session.board
-        self.board_view.value = board_picture(board, self.size)
+        self.board_view.value = board_picture(board, self.size, self.flipped)
         self.status.value = _html(self.session.status(), "font-weight:bold")
         self.text.disabled = self.execute_button.disabled = self.session.over
         example = next(iter(board.legal_moves), None)
@@ -149,6 +156,20 @@ class PlayWidget:
         if content.get("event") == "submit" and not self.text.value.strip():
             self.press_enter_on_empty_box()
 
+    def take_back(self) -> None:
+        """Undo the person's last move and the AI's reply (or say why not)."""
+        try:
+            self.message.value = _html(self.session.take_back(), OK_STYLE)
+            self.verdict.value = ""
+        except ValueError as problem:
+            self.message.value = _html(str(problem), ERROR_STYLE)
+        self.refresh()
+
+    def flip(self) -> None:
+        """Turn the board round."""
+        self.flipped = not self.flipped
+        self.refresh()
+
     def show_hints(self) -> None:
         """Show every legal move of the side to move with its outcome, best first."""
         import html
@@ -190,6 +211,7 @@ class ReplayWidget:
         self.games_dir, self.size = Path(games_dir), size
         self.positions: List[chess.Board] = [chess.Board(None)]
         self.sans: List[str] = []
+        self.comments: List[str] = []
         self.chooser = widgets.Dropdown(description="Game:", layout=widgets.Layout(width="34em"))
         self.refresh_button = widgets.Button(description="Refresh list", icon="refresh")
         self.play = widgets.Play(interval=interval_ms, min=0, max=0, step=1, description="play")
@@ -238,7 +260,8 @@ class ReplayWidget:
             self.message.value = _html(str(problem), ERROR_STYLE)
             return False
         self.positions = replay_positions(start, moves)
-        self.sans = chess.Board(start.fen()).variation_san(moves).split() if moves else []
+        self.sans = [before.san(move) for before, move in zip(self.positions, moves)]
+        self.comments = _pgn_comments(Path(file_name), moves)
         self.message.value = _html(f"{Path(file_name).name}: {len(moves)} {'ply' if len(moves) == 1 else 'plies'}",
                                    OK_STYLE)
         self.play.value = self.slider.value = 0
@@ -259,8 +282,27 @@ class ReplayWidget:
         self._static.update(self._static_parts())
 
     def _move_text(self, ply: int) -> str:
-        words = [w for w in self.sans if not w.endswith(".")]
-        return words[ply - 1] if ply - 1 < len(words) else ""
+        text = self.sans[ply - 1] if ply - 1 < len(self.sans) else ""
+        comment = self.comments[ply - 1] if ply - 1 < len(self.comments) else ""
+        return f"{text} ({comment})" if comment else text
+
+
+def _pgn_comments(path: Path, moves: List[chess.Move]) -> List[str]:
+    """The comments after each move in the game's PGN (beside a history file, or the file itself), if it
+    holds the same moves; else none.  Games of notebook 03 say there who mates in how many plies."""
+    import chess.pgn
+
+    pgn = path.with_suffix(".pgn")
+    if not pgn.exists():
+        return []
+    try:
+        with open(pgn, encoding="utf-8") as handle:
+            game = chess.pgn.read_game(handle)
+    except (OSError, ValueError):
+        return []
+    if game is None or list(game.mainline_moves()) != list(moves):
+        return []
+    return [node.comment for node in game.mainline()]
 
 
 def start_replay(file_name, delay: float = 1.0, size: int = 320) -> Optional[chess.Board]:

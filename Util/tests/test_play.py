@@ -255,9 +255,9 @@ def test_replay_of_what_was_written(game, tmp_path):
         assert replay.load(path)
         assert replay.slider.max == 15 and text_of(replay.caption) == "start position"
         replay.step(+1)
-        assert text_of(replay.caption) == "ply 1 of 15: Qg6"
+        assert text_of(replay.caption) == "ply 1 of 15: Qg6 (White mates in 14)"  # the PGN's comment
         replay.slider.value = 15
-        assert text_of(replay.caption) == "ply 15 of 15: Qh8#" and "lastmove" in replay.board_view.value
+        assert text_of(replay.caption) == "ply 15 of 15: Qh8# (checkmate)" and "lastmove" in replay.board_view.value
         replay.step(+1)
         assert replay.slider.value == 15
         replay.previous_button.click()
@@ -361,3 +361,51 @@ def test_start_fen_and_play_as_are_checked():
     assert person_colour("White") == chess.WHITE and person_colour("black") == chess.BLACK
     with pytest.raises(SetupError, match=r"PLAY_AS is 'red'; write \"white\" or \"black\""):
         person_colour("red")
+
+
+def test_take_back_comments_and_flip(results, tmp_path):
+    board = create_board(START_WHITE, START_BLACK)
+    game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path))
+    session = game.session
+    game.take_back_button.click()
+    assert "Nothing to take back: you have not moved yet." in text_of(game.message)
+    assert len(session.board.move_stack) == 1 and not session.history.written  # unchanged, still no file
+    game.text.value = "Kd7"
+    after_first = session.board.fen()
+    game.text.value = "Kd8" if "Kd8" in [session.board.san(m) for m in session.board.legal_moves] else \
+        session.board.san(next(iter(session.board.legal_moves)))
+    assert len(session.board.move_stack) == 5
+    game.take_back_button.click()
+    assert session.board.fen() == after_first and "Your move again." in text_of(game.message)
+    start, moves = read_history(session.history.path)
+    assert moves == session.board.move_stack  # the files follow the take-back
+    with open(session.history.pgn_path, encoding="utf-8") as handle:
+        pgn = chess.pgn.read_game(handle)
+    comments = [node.comment for node in pgn.mainline()]
+    assert comments == ["White mates in 14", "White mates in 13", "White mates in 12"]
+    picture = game.board_view.value
+    game.flip_button.click()
+    assert game.board_view.value != picture
+    game.flip_button.click()
+    assert game.board_view.value == picture
+
+
+def test_the_pgn_marks_a_move_that_left_the_best_line_and_the_replay_shows_it(results, tmp_path):
+    from Util.trainer import move_outcomes
+
+    board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
+    game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path))
+    session = game.session
+    while not session.over:
+        outcomes = move_outcomes(session.board, session.sequence)
+        game.text.value = outcomes[-1].san  # the quickest way to be mated
+    with open(session.history.pgn_path, encoding="utf-8") as handle:
+        comments = [node.comment for node in chess.pgn.read_game(handle).mainline()]
+    assert comments[-1] == "checkmate"
+    left = [c for c in comments if "left the best line" in c]
+    assert comments[0] == "White mates in 11; left the best line (Ke5 was better)"  # Kc4: 12 plies, not 16
+    assert all(re.fullmatch(r"White mates in \d+; left the best line \(K\w+ was better\)", c) for c in left)
+    replay = ReplayWidget(tmp_path)
+    assert replay.load(session.history.path)
+    replay.slider.value = 1
+    assert text_of(replay.caption) == f"ply 1 of {len(comments)}: Kc4 ({comments[0]})"
