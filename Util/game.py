@@ -176,6 +176,20 @@ def table_for(board: chess.Board, results_dir: os.PathLike = "S_n_Results", file
     if file and Material.parse(file) != material:
         raise SetupError(f"FILE is {Material.parse(file).name}, but the position has the material {material.name}; "
                          f"set FILE = \"{material.name}\" or change the pieces")
+    return _load_or_explain(material, path)
+
+
+def table_named(material_name: str, results_dir: os.PathLike = "S_n_Results") -> SnSequence:
+    """The S_n sequence of a material given by name (either colour order); TableMissing says how to
+    compute it, SetupError names a malformed material."""
+    try:
+        material = Material.parse(material_name).canonical
+    except (MaterialError, ValueError) as error:
+        raise SetupError(f"{material_name!r} is not a material ({error}); write it like 'KBNvK'") from None
+    return _load_or_explain(material, Path(results_dir) / f"{material.name}.chessAI")
+
+
+def _load_or_explain(material: Material, path: Path) -> SnSequence:
     if not path.exists():
         raise TableMissing(f"no table for {material.name}: {path} does not exist; compute it with "
                            f"'python -m Util calculate {material.name}' or in notebook 02 "
@@ -349,6 +363,7 @@ class PlaySession:
         self.last_reply: Optional[AiReply] = None
         self.last_verdict: Optional[str] = None  # what the person's last move did (see Util.trainer.verdict)
         self.comments: List[str] = []  # one per move played: who mates in how many after it (the PGN's comments)
+        self.judged: List[Tuple[str, Optional[bool], Optional[str]]] = []  # per move of the person: SAN, best?, verdict
         if self.board.turn == self.ai and not self.over:
             self.last_reply = self.ai_move()
 
@@ -404,6 +419,8 @@ class PlaySession:
         while len(self.board.move_stack) > person_moves[-1]:
             undone.append(self.board.pop())
             self.comments.pop()
+        if self.judged:
+            self.judged.pop()
         self.last_reply, self.last_verdict = None, None
         self.history.record(self.board, self.comments)
         return f"Taken back: {' '.join(m.uci() for m in reversed(undone))}. Your move again."
@@ -416,12 +433,22 @@ class PlaySession:
         return move_outcomes(self.board, self.sequence)
 
     def _verdict(self, move: chess.Move) -> Optional[str]:
-        from .trainer import verdict
+        from .trainer import judge
 
         try:
-            return verdict(self.board, move, self.sequence)
+            self._best, text = judge(self.board, move, self.sequence)
+            return text
         except (MaterialError, ValueError, FileNotFoundError):  # a table the verdict needs is not there
+            self._best = None
             return None
+
+    def summary(self) -> str:
+        """The person's game in a few words: moves played, how many were best, and the mistakes."""
+        played = len(self.judged)
+        best = sum(1 for _, is_best, _ in self.judged if is_best)
+        mistakes = [text for _, is_best, text in self.judged if is_best is False]
+        head = f"You played {played} move{'s' if played != 1 else ''}, {best} of them best."
+        return head + ("" if not mistakes else " Mistakes: " + " ".join(mistakes))
 
     def ai_move(self) -> AiReply:
         """The AI plays one move: in the thesis's game from S_n into S_(n-1), or a material-keeping move;
@@ -442,12 +469,11 @@ class PlaySession:
         return AiReply(move, n, f"The AI played {san} ({move.uci()}), {note}.")
 
     def _best_ai_move(self) -> AiReply:
-        from .trainer import move_outcomes
+        from .trainer import hardest_best_move
 
-        outcomes = move_outcomes(self.board, self.sequence)
-        if not outcomes:
+        if not any(True for _ in self.board.legal_moves):
             return AiReply(None, -1, "The AI has no move.")
-        best = outcomes[0]
+        best = hardest_best_move(self.board, self.sequence)
         n = self.sequence.value(self.board)
         self._play(best.move, record=self.history.written)
         return AiReply(best.move, n, f"The AI played {best.san} ({best.move.uci()}): {best.describe()} for the AI.")
@@ -461,13 +487,14 @@ class PlaySession:
         move = parse_player_move(self.board, text)
         san = self.board.san(move)
         self.last_verdict = self._verdict(move)
+        self.judged.append((san, self._best, self.last_verdict))
         self._play(move, record=True)
         message = f"You played {san} ({move.uci()})."
         if not self.over:
             self.last_reply = self.ai_move()
             message += " " + self.last_reply.text
         ending = termination_message(self.board)
-        return message + (" " + ending if ending else "")
+        return message + (" " + ending + " " + self.summary() if ending else "")
 
 
 # ---- history files --------------------------------------------------------------------------

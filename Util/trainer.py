@@ -93,9 +93,18 @@ def move_outcomes(board: chess.Board, sequence: SnSequence) -> List[MoveOutcome]
 def verdict(board: chess.Board, move: chess.Move, sequence: SnSequence) -> str:
     """What ``move`` (legal in ``board``) did, in a sentence: the best result at the best distance, the
     same result but k plies worse than the best move (named), or a worse result (named)."""
+    return judge(board, move, sequence)[1]
+
+
+def judge(board: chess.Board, move: chess.Move, sequence: SnSequence) -> tuple:
+    """``(best, sentence)``: whether ``move`` was a best move, and :func:`verdict`'s sentence."""
     outcomes = move_outcomes(board, sequence)
     best = outcomes[0]
     played = next(o for o in outcomes if o.move == move)
+    return played.rank == best.rank, _sentence(played, best)
+
+
+def _sentence(played: MoveOutcome, best: MoveOutcome) -> str:
     if played.result < best.result:
         return (f"{played.san} changed the result: {_WORDS[best.result]} -> {_WORDS[played.result]} "
                 f"({played.describe()}); {best.san} kept the {_WORDS[best.result]} ({best.describe()}).")
@@ -105,6 +114,26 @@ def verdict(board: chess.Board, move: chess.Move, sequence: SnSequence) -> str:
     what = "slower" if played.result == WIN else "shorter defence"
     return (f"{played.san} kept the {_WORDS[played.result]} but is {lost} {'ply' if lost == 1 else 'plies'} "
             f"{what} than {best.san} ({played.describe()} instead of {best.plies}).")
+
+
+def hardest_best_move(board: chess.Board, sequence: SnSequence) -> MoveOutcome:
+    """The AI's choice on either side: a best move (the fastest mate, else a draw, else the longest
+    defence) and among those the one that leaves the opponent the fewest replies keeping its own best
+    result: the hardest task.  Ties go to python-chess's first move."""
+    outcomes = move_outcomes(board, sequence)
+    best = [o for o in outcomes if o.rank == outcomes[0].rank]
+    if len(best) == 1:
+        return best[0]
+
+    def good_replies(outcome: MoveOutcome) -> int:
+        board.push(outcome.move)
+        try:
+            replies = move_outcomes(board, sequence)
+        finally:
+            board.pop()
+        return sum(r.rank == replies[0].rank for r in replies) if replies else 0
+
+    return min(best, key=good_replies)
 
 
 def _result_for_white(dtm: np.ndarray, white_to_move: bool) -> np.ndarray:
@@ -205,3 +234,46 @@ def move_comment(board: chess.Board, move: chess.Move, sequence: SnSequence) -> 
     if played.rank != best.rank:
         text += f"; left the best line ({best.san} was better)"
     return text
+
+
+def random_start(sequence: SnSequence, *, white_to_move: bool = True, outcome: str = "win", min_plies: int = 1,
+                 max_plies: Optional[int] = None, seed: Optional[int] = None) -> chess.Board:
+    """A random position of ``sequence``'s table to practise from: the side to move (``white_to_move``)
+    gets ``outcome`` (``"win"``, ``"draw"`` or ``"loss"``) with best play, for a win or loss in
+    ``min_plies`` to ``max_plies`` plies.  Every board of the chosen S_n is equally likely, and each
+    S_n in the range as likely as its size.  ValueError says when the table has no such position."""
+    from .board_int import to_board
+
+    rng = np.random.default_rng(seed)
+    if outcome not in ("win", "draw", "loss"):
+        raise ValueError(f"outcome is {outcome!r}; use 'win', 'draw' or 'loss'")
+    side = "White" if white_to_move else "Black"
+    if outcome == "draw":
+        return _random_draw(sequence, white_to_move, rng)
+    # the sets that hold them: a win for the side to move has odd n, a loss even n (n = 0 is mated already)
+    mover_wins = outcome == "win"
+    winner = chess.WHITE if (white_to_move == mover_wins) else chess.BLACK
+    sets = sequence.for_winner(winner)
+    high = max_plies if max_plies is not None else 10 ** 6
+    counts = {n: c for n, c in sets.board_counts.items()
+              if n % 2 == (1 if mover_wins else 0) and max(min_plies, 1) <= n <= high and c}
+    if not counts:
+        raise ValueError(f"{sequence.material}: no position where {side} to move {'mates' if mover_wins else 'is mated'} "
+                         f"in {min_plies} to {max_plies or 'any number of'} plies")
+    ns = sorted(counts)
+    n = int(rng.choice(ns, p=np.array([counts[k] for k in ns], dtype=float) / sum(counts.values())))
+    boards = np.fromiter(iter(sets[n]), dtype=np.int64)
+    return to_board(int(rng.choice(boards)), sequence.piece_list)
+
+
+def _random_draw(sequence: SnSequence, white_to_move: bool, rng, tries: int = 20_000) -> chess.Board:
+    letters = sequence.material.letters
+    for _ in range(tries):
+        board = chess.Board(None)
+        for square, letter in zip(rng.choice(64, size=len(letters), replace=False), letters):
+            board.set_piece_at(int(square), chess.Piece.from_symbol(letter))
+        board.turn = white_to_move
+        if board.is_valid() and not board.is_game_over() and sequence.value(board) < 0:
+            return board
+    raise ValueError(f"{sequence.material}: found no drawn position with {'White' if white_to_move else 'Black'} "
+                     f"to move in {tries} random tries")

@@ -238,7 +238,7 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     assert "SetupError: the kings touch (e1 and e2)" in text
     assert "announced: mate in 15 plies; played: 15 plies" in text and "8. Qh8#" in text
     assert "verdict on the last of them: " in text
-    assert re.search(r"KPvKP: [\d,]+ mutual zugzwangs", text)
+    assert re.search(r"KPvK: [\d,]+ mutual zugzwangs", text)
     widgets = [o for o in outputs(played) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(widgets) == 2  # the game for a person, and the demonstration
     # a game file appears with the person's first move: the page's own game wrote nothing, the
@@ -278,3 +278,16 @@ def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
     assert announced and announced.group(1) == announced.group(2)
     assert "KQvKR, White to move" in text
     assert not list((tmp_path / "games").glob("Move-History_*"))  # the person's game: no move, no file
+
+
+def test_03_draws_a_random_start_of_a_chosen_outcome(tmp_path):
+    from Util.calculation import calculate
+
+    calculate("KRvK", results_dir=tmp_path / "results", progress=False)
+    parameters = {"RESULTS_DIR": str(tmp_path / "results"), "GAMES_DIR": str(tmp_path / "games"), "BOARD_SIZE": 120,
+                  "PLAY_AS": "white", "RANDOM_START": {"material": "KRvK", "white_to_move": True, "outcome": "win",
+                                                       "min_plies": 25, "seed": 1}}
+    text = stdout(execute_notebook(REPO / "03_play_against_ai.ipynb", parameters, tmp_path / "03.ipynb"))
+    announced = re.search(r"announced: mate in (\d+) plies; played: (\d+) plies", text)
+    assert announced and int(announced.group(1)) >= 25 and announced.group(1) == announced.group(2)
+    assert re.search(r"KRvK, White to move: S_(\d+)", text)

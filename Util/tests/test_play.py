@@ -346,8 +346,9 @@ def test_the_ai_as_black_holds_out_longest_and_the_status_speaks_of_the_person(s
     session.submit("Qb7")
     before = session.board.copy()
     before.pop()
-    longest = move_outcomes(before, sequence)[0]
-    assert session.last_reply.move == longest.move and longest.result == -1  # Black's longest defence
+    outcomes = move_outcomes(before, sequence)
+    chosen = next(o for o in outcomes if o.move == session.last_reply.move)
+    assert chosen.rank == outcomes[0].rank and chosen.result == -1  # a longest defence of Black's
 
 
 def test_start_fen_and_play_as_are_checked():
@@ -409,3 +410,35 @@ def test_the_pgn_marks_a_move_that_left_the_best_line_and_the_replay_shows_it(re
     assert replay.load(session.history.path)
     replay.slider.value = 1
     assert text_of(replay.caption) == f"ply 1 of {len(comments)}: Kc4 ({comments[0]})"
+
+
+def test_the_ai_picks_the_best_move_that_leaves_the_fewest_good_replies(sequence_of):
+    from Util.trainer import hardest_best_move, move_outcomes
+
+    sequence = sequence_of("KQvKR")
+    for fen in ("8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1", "8/8/8/3k4/8/2r5/8/KQ6 b - - 0 1", "8/8/3k4/8/8/8/1r6/KQ6 w - - 0 1"):
+        board = chess.Board(fen)
+        outcomes = move_outcomes(board, sequence)
+        chosen = hardest_best_move(board, sequence)
+        assert chosen.rank == outcomes[0].rank
+
+        def good(move):
+            board.push(move)
+            replies = move_outcomes(board, sequence)
+            board.pop()
+            return sum(r.rank == replies[0].rank for r in replies) if replies else 0
+
+        assert good(chosen.move) == min(good(o.move) for o in outcomes if o.rank == outcomes[0].rank)
+
+
+def test_the_summary_counts_best_moves_and_names_the_mistakes(results, tmp_path):
+    from Util.trainer import move_outcomes
+
+    board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
+    session = PlaySession(board, table_for(board, results), tmp_path)
+    message = ""
+    while not session.over:
+        message = session.submit(move_outcomes(session.board, session.sequence)[-1].san)  # always the worst
+    best = sum(1 for _, is_best, _ in session.judged if is_best)
+    assert message.endswith(session.summary())
+    assert session.summary().startswith(f"You played {len(session.judged)} moves, {best} of them best. Mistakes: Kc4 ")

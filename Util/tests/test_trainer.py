@@ -96,3 +96,30 @@ def test_mutual_zugzwangs_agree_with_syzygy(sequence_of, store, syzygy):
                              b: chess.Piece(chess.KING, False)})
         count += by_syzygy(board)
     assert mutual_zugzwangs(store.get("KPvK")) == 2 * count > 0
+
+
+@pytest.mark.parametrize("material, white_to_move, outcome, low, high", [
+    ("KBNvK", True, "win", 50, None), ("KQvKR", False, "loss", 30, 40), ("KQvKR", True, "loss", 1, None),
+    ("KQvKR", True, "draw", 0, None), ("KPvKP", False, "win", 1, 20),
+])
+def test_random_starts_have_what_was_asked_by_gaviota(material, white_to_move, outcome, low, high, sequence_of,
+                                                      python_gaviota):
+    from Util.trainer import random_start
+
+    sequence = sequence_of(material)
+    for seed in range(3):
+        board = random_start(sequence, white_to_move=white_to_move, outcome=outcome, min_plies=low,
+                             max_plies=high, seed=seed)
+        assert board.turn == white_to_move and board.is_valid()
+        dtm = python_gaviota.probe_dtm(board)
+        if outcome == "draw":
+            assert dtm == 0 and not board.is_checkmate()
+        else:
+            assert (dtm > 0) == (outcome == "win") and low <= abs(dtm) <= (high or 10 ** 6), (board.fen(), dtm)
+
+
+def test_random_start_says_when_there_is_none(sequence_of):
+    from Util.trainer import random_start
+
+    with pytest.raises(ValueError, match=r"KQvK: no position where Black to move mates"):
+        random_start(sequence_of("KQvK"), white_to_move=False, outcome="win")
