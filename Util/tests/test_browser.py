@@ -81,6 +81,14 @@ def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
             status.wait_for(timeout=30_000)
             page.get_by_text(re.compile(r"the game is saved to .* from your first move on")).first.wait_for(timeout=30_000)
             assert not list(games.glob("Move-History_*"))  # the page loaded, nobody moved: no file yet
+            # in front of a person the demonstration does not play itself, and the game comes before the prose
+            page.get_by_text("The demonstration game plays only in a headless run").first.wait_for(timeout=30_000)
+            assert not (games / "demonstration").exists()
+            order = page.evaluate("""() => {
+                const box = document.querySelector('.widget-text input');
+                const heading = [...document.querySelectorAll('h2')].find(h => h.textContent.includes("The AI's move"));
+                return box && heading ? box.compareDocumentPosition(heading) : 0; }""")
+            assert order & 4, "the game's input box must come before the explanations"  # 4: heading follows
 
             box.fill("Kd7")
             box.press("Enter")
