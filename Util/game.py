@@ -388,9 +388,12 @@ class PlaySession:
         side = f"{colour} (AI)" if self.board.turn == self.ai else f"{colour} ({self.player})"
         if self.thesis_ai:
             return f"{side} to move. {describe_n(self.n)}."
-        from .trainer import outcome_phrase
+        from .trainer import is_mutual_zugzwang, outcome_phrase
 
-        return f"{side} to move: {outcome_phrase(self.board, self.sequence)} with best play on both sides."
+        text = f"{side} to move: {outcome_phrase(self.board, self.sequence)} with best play on both sides."
+        if is_mutual_zugzwang(self.board, self.sequence):
+            text += " A mutual zugzwang: whoever is to move here would rather pass."
+        return text
 
     def _play(self, move: chess.Move, record: bool) -> None:
         """Push ``move`` with its comment; rewrite the files if ``record``."""

@@ -442,3 +442,15 @@ def test_the_summary_counts_best_moves_and_names_the_mistakes(results, tmp_path)
     best = sum(1 for _, is_best, _ in session.judged if is_best)
     assert message.endswith(session.summary())
     assert session.summary().startswith(f"You played {len(session.judged)} moves, {best} of them best. Mistakes: Kc4 ")
+
+
+def test_the_status_says_when_the_position_is_a_mutual_zugzwang(sequence_of, store, tmp_path):
+    from Util.trainer import is_mutual_zugzwang, mutual_zugzwang_examples
+
+    sequence = sequence_of("KPvK")
+    zugzwang = mutual_zugzwang_examples(store.get("KPvK"), limit=1)[0]  # White to move
+    assert is_mutual_zugzwang(zugzwang, sequence)
+    session = PlaySession(zugzwang, sequence, tmp_path, person=chess.WHITE)
+    assert session.status().endswith("A mutual zugzwang: whoever is to move here would rather pass.")
+    ordinary = PlaySession(chess.Board("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), sequence, tmp_path, person=chess.WHITE)
+    assert "zugzwang" not in ordinary.status()
