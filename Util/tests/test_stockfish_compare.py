@@ -153,3 +153,11 @@ def test_a_missing_binary_says_how_to_install(monkeypatch, tmp_path):
     monkeypatch.setattr(sc, "KNOWN_LOCATIONS", (str(tmp_path / "games" / "stockfish"),))
     with pytest.raises(sc.StockfishMissing, match="no Stockfish binary found on the PATH"):
         sc.find_stockfish()
+
+
+def test_a_table_with_pieces_on_both_sides(sequence_of, stockfish_path):
+    """KQvKR: the AI attacks against Stockfish's rook, and defends with the table's rook against Stockfish."""
+    sequence = sequence_of("KQvKR")
+    report = sc.compare_sequence_stockfish(15, sequence, FAST, sample=2, path=stockfish_path, progress=False)
+    _assert_honest(report, 2)
+    assert all(r.stockfish_best.mated is False or r.stockfish_best.plies >= 15 for r in report.results)
