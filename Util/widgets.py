@@ -198,10 +198,70 @@ class PlayWidget:
 
     def _on_new_game(self, _button) -> None:
         self.session.new_game()
+        self._announce_new_game()
+
+    def play(self, session: PlaySession) -> None:
+        """Switch to another game (another start, table or side)."""
+        self.session = session
+        self.flipped = session.person == chess.BLACK and not session.thesis_ai
+        self._announce_new_game()
+
+    def _announce_new_game(self) -> None:
         self.verdict.value = ""
         reply = self.session.last_reply
         self.message.value = _html("New game." + (f" {reply.text}" if reply else ""), OK_STYLE)
         self.refresh()
+
+
+class GameChooser:
+    """Pick a computed table, the side to play and what the side to move should get, and start a random
+    game of that kind in a :class:`PlayWidget` ("KBNvK, White to move, mate in at least 50 plies")."""
+
+    def __init__(self, game: PlayWidget, results_dir="S_n_Results", games_dir="Played_Games"):
+        from .game import TableMissing
+
+        self.game, self.results_dir, self.games_dir = game, Path(results_dir), Path(games_dir)
+        self._missing = TableMissing
+        tables = sorted(p.name.split(".")[0] for p in self.results_dir.glob("*.chessAI"))
+        self.material = widgets.Dropdown(options=tables, description="Table:",
+                                         value=game.session.sequence.material.name
+                                         if game.session.sequence.material.name in tables else None)
+        self.play_as = widgets.ToggleButtons(options=["white", "black"], description="I play:",
+                                             value="white" if game.session.person == chess.WHITE else "black")
+        self.to_move = widgets.ToggleButtons(options=["white", "black"], description="To move:")
+        self.outcome = widgets.Dropdown(options=["win", "draw", "loss"], description="It gets:")
+        self.min_plies = widgets.BoundedIntText(value=1, min=0, max=254, description="Min plies:")
+        self.start_button = widgets.Button(description="Random game", icon="random",
+                                           tooltip="a random position of this kind, then play it")
+        self.message = widgets.HTML()
+        self.start_button.on_click(lambda _button: self.start())
+        self.box = widgets.VBox([widgets.HBox([self.material, self.play_as]),
+                                 widgets.HBox([self.to_move, self.outcome, self.min_plies, self.start_button]),
+                                 self.message])
+
+    def _ipython_display_(self) -> None:
+        display(self.box)
+
+    def start(self) -> bool:
+        """Draw the position and start the game; a message says why not (the game is then unchanged)."""
+        from .game import person_colour, table_named
+        from .trainer import random_start
+
+        if not self.material.value:
+            self.message.value = _html(f"No tables in {self.results_dir}: compute one first, for example "
+                                       "'python -m Util calculate KQvK'.", ERROR_STYLE)
+            return False
+        try:
+            sequence = table_named(self.material.value, self.results_dir)
+            board = random_start(sequence, white_to_move=self.to_move.value == "white", outcome=self.outcome.value,
+                                 min_plies=self.min_plies.value)
+        except (ValueError, self._missing) as problem:
+            self.message.value = _html(str(problem), ERROR_STYLE)
+            return False
+        self.game.play(PlaySession(board, sequence, self.games_dir, self.game.session.player,
+                                   person=person_colour(self.play_as.value)))
+        self.message.value = _html(f"{sequence.material.name}: {board.fen()}", OK_STYLE)
+        return True
 
 
 class ReplayWidget:

@@ -240,7 +240,7 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     assert "verdict on the last of them: " in text
     assert re.search(r"KPvK: [\d,]+ mutual zugzwangs", text)
     widgets = [o for o in outputs(played) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
-    assert len(widgets) == 2  # the game for a person, and the demonstration
+    assert len(widgets) == 3  # the game for a person, the chooser of a random game, and the demonstration
     # a game file appears with the person's first move: the page's own game wrote nothing, the
     # demonstration wrote its own folder
     assert not list(games.glob("Move-History_*"))

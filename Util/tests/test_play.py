@@ -454,3 +454,22 @@ def test_the_status_says_when_the_position_is_a_mutual_zugzwang(sequence_of, sto
     assert session.status().endswith("A mutual zugzwang: whoever is to move here would rather pass.")
     ordinary = PlaySession(chess.Board("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), sequence, tmp_path, person=chess.WHITE)
     assert "zugzwang" not in ordinary.status()
+
+
+def test_a_random_game_of_a_chosen_kind_from_the_page(results, tmp_path):
+    from Util.widgets import GameChooser
+
+    board = create_board(START_WHITE, START_BLACK)
+    game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path / "games"))
+    chooser = GameChooser(game, results, tmp_path / "games")
+    assert set(chooser.material.options) >= {"KQvK", "KPvK"} and chooser.material.value == "KQvK"
+    chooser.material.value, chooser.play_as.value, chooser.to_move.value = "KQvK", "white", "white"
+    chooser.outcome.value, chooser.min_plies.value = "win", 15
+    assert chooser.start()
+    session = game.session
+    n = session.sequence.find_board(session.board)
+    assert session.person == chess.WHITE and session.board.turn == chess.WHITE and n >= 15 and n % 2 == 1
+    assert text_of(game.status).startswith(f"White (Player) to move: mates in {n} plies")
+    chooser.to_move.value, chooser.outcome.value = "black", "win"  # a lone king never mates
+    assert not chooser.start() and "no position where Black to move mates" in text_of(chooser.message)
+    assert game.session is session  # unchanged
