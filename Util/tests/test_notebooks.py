@@ -261,6 +261,7 @@ def test_04_replays_the_newest_game(notebooks_03_04):
     assert re.search(r"-> \d{4}-\d\d-\d\d \d\d:\d\d · KQvK · 15 plies · 1-0 checkmate · demonstration", text)
     copies = [o["data"]["text/html"] for o in outputs(replayed) if "chessai-static-copy" in o.get("data", {}).get("text/html", "")]
     assert len(copies) == 1 and "<svg" in copies[0] and "ply 3 of 15" in copies[0]
+    assert "(White mates in 12)" in copies[0]  # the PGN's comment after the third move
     svgs = [o for o in outputs(replayed) if "image/svg+xml" in o.get("data", {})]
     assert svgs and "lastmove" in svgs[-1]["data"]["image/svg+xml"]  # start_replay ended on the last move
 
