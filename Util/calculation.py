@@ -90,9 +90,13 @@ class TableStore:
             table = self._load(item[0])
             return item[0], _only(table, item[1]) if table is not None else None
 
-        with Threads() as threads:
-            loaded = dict(threads.map(read, on_file))
-        _return_freed_memory()  # what the reading threads freed stays in their heaps otherwise
+        large = sum(default_path(m, self.results_dir).stat().st_size for m, _ in on_file) > (1 << 24)
+        if large and len(on_file) > 1:
+            with Threads() as threads:
+                loaded = dict(threads.map(read, on_file))
+            _return_freed_memory()  # what the reading threads freed stays in their heaps otherwise
+        else:  # small files: a pool and a trim would cost more than they save
+            loaded = dict(map(read, on_file))
         return {m: loaded.get(m) or self._sides(m, sides) for m, sides in needed.items()}
 
     def compute(self, material: MaterialLike, checkpoint_path: Optional[Path] = None,

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import sys
 
+from tqdm import std as _std
+from tqdm.auto import tqdm as _auto_tqdm
+
 from .headless import is_headless
 
 
@@ -23,11 +26,7 @@ def progress_bar(iterable=None, **options):
     one line every 10 seconds; everywhere else it is ``tqdm.auto``'s.
     """
     if is_headless():
-        from tqdm.std import tqdm
-
         options.setdefault("file", sys.__stderr__)
         options.setdefault("mininterval", 10.0)
-        return tqdm(iterable, **options)
-    from tqdm.auto import tqdm
-
-    return tqdm(iterable, **options)
+        return _std.tqdm(iterable, **options)
+    return _auto_tqdm(iterable, **options)
