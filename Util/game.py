@@ -395,20 +395,25 @@ class PlaySession:
             text += " A mutual zugzwang: whoever is to move here would rather pass."
         return text
 
-    def _play(self, move: chess.Move, record: bool) -> None:
-        """Push ``move`` with its comment; rewrite the files if ``record``."""
-        self.comments.append(self._comment(move))
+    def _play(self, move: chess.Move, record: bool, outcomes: Optional[list] = None) -> None:
+        """Push ``move`` with its PGN comment; rewrite the files if ``record``.  ``outcomes``: those of the
+        position before the move, if known (see :meth:`_outcomes`)."""
+        from .trainer import move_comment
+
+        outcomes = outcomes or self._outcomes()
+        self.comments.append(move_comment(self.board, move, self.sequence, outcomes) if outcomes else "")
         self.board.push(move)
         if record:
             self.history.record(self.board, self.comments)
 
-    def _comment(self, move: chess.Move) -> str:
-        from .trainer import move_comment
+    def _outcomes(self) -> Optional[list]:
+        """:func:`Util.trainer.move_outcomes` of the position; None where a table it needs is not there."""
+        from .trainer import move_outcomes
 
         try:
-            return move_comment(self.board, move, self.sequence)
-        except (MaterialError, ValueError, FileNotFoundError):  # a table the comment needs is not there
-            return ""
+            return move_outcomes(self.board, self.sequence)
+        except (MaterialError, ValueError, FileNotFoundError):
+            return None
 
     def take_back(self) -> str:
         """Undo the person's last move and the AI's reply to it; the history file and the PGN follow.
@@ -435,15 +440,11 @@ class PlaySession:
 
         return move_outcomes(self.board, self.sequence)
 
-    def _verdict(self, move: chess.Move) -> Optional[str]:
+    def _judge(self, move: chess.Move, outcomes: Optional[list]) -> tuple:
+        """``(best?, verdict)`` of the person's ``move``; ``(None, None)`` where the tables cannot say."""
         from .trainer import judge
 
-        try:
-            self._best, text = judge(self.board, move, self.sequence)
-            return text
-        except (MaterialError, ValueError, FileNotFoundError):  # a table the verdict needs is not there
-            self._best = None
-            return None
+        return judge(self.board, move, self.sequence, outcomes) if outcomes else (None, None)
 
     def summary(self) -> str:
         """The person's game in a few words: moves played, how many were best, and the mistakes."""
@@ -489,9 +490,10 @@ class PlaySession:
             raise ValueError("It is the AI's turn.")
         move = parse_player_move(self.board, text)
         san = self.board.san(move)
-        self.last_verdict = self._verdict(move)
-        self.judged.append((san, self._best, self.last_verdict))
-        self._play(move, record=True)
+        outcomes = self._outcomes()  # once, for the verdict and the PGN comment
+        best, self.last_verdict = self._judge(move, outcomes)
+        self.judged.append((san, best, self.last_verdict))
+        self._play(move, record=True, outcomes=outcomes)
         message = f"You played {san} ({move.uci()})."
         if not self.over:
             self.last_reply = self.ai_move()

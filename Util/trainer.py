@@ -96,9 +96,11 @@ def verdict(board: chess.Board, move: chess.Move, sequence: SnSequence) -> str:
     return judge(board, move, sequence)[1]
 
 
-def judge(board: chess.Board, move: chess.Move, sequence: SnSequence) -> tuple:
-    """``(best, sentence)``: whether ``move`` was a best move, and :func:`verdict`'s sentence."""
-    outcomes = move_outcomes(board, sequence)
+def judge(board: chess.Board, move: chess.Move, sequence: SnSequence,
+          outcomes: Optional[List[MoveOutcome]] = None) -> tuple:
+    """``(best, sentence)``: whether ``move`` was a best move, and :func:`verdict`'s sentence
+    (``outcomes``: :func:`move_outcomes` of ``board``, if already known)."""
+    outcomes = outcomes or move_outcomes(board, sequence)
     best = outcomes[0]
     played = next(o for o in outcomes if o.move == move)
     return played.rank == best.rank, _sentence(played, best)
@@ -215,11 +217,13 @@ def describe_outcome(board: chess.Board, sequence: SnSequence) -> str:
     return f"{'White' if board.turn == chess.WHITE else 'Black'} to move {phrase}"
 
 
-def move_comment(board: chess.Board, move: chess.Move, sequence: SnSequence) -> str:
+def move_comment(board: chess.Board, move: chess.Move, sequence: SnSequence,
+                 outcomes: Optional[List[MoveOutcome]] = None) -> str:
     """A PGN comment for ``move`` (legal in ``board``): who mates in how many plies after it (``"White
     mates in 23"``, ``"draw"``, ``"checkmate"``), and ``"; left the best line (Qb7 was better)"`` where a
-    better move was there (a worse result, or the same one further from the best distance)."""
-    outcomes = move_outcomes(board, sequence)
+    better move was there (a worse result, or the same one further from the best distance).
+    ``outcomes``: :func:`move_outcomes` of ``board``, if already known."""
+    outcomes = outcomes or move_outcomes(board, sequence)
     played = next(o for o in outcomes if o.move == move)
     mover = "White" if board.turn == chess.WHITE else "Black"
     other = "Black" if mover == "White" else "White"
