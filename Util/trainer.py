@@ -121,21 +121,38 @@ def _sentence(played: MoveOutcome, best: MoveOutcome) -> str:
 def hardest_best_move(board: chess.Board, sequence: SnSequence) -> MoveOutcome:
     """The AI's choice on either side: a best move (the fastest mate, else a draw, else the longest
     defence) and among those the one that leaves the opponent the fewest replies keeping its own best
-    result: the hardest task.  Ties go to python-chess's first move."""
+    result: the hardest task.  Ties go to python-chess's first move.
+
+    In a draw the fight goes on as long as the opponent can still go wrong: first come moves that
+    let no drawing reply leave the AI without mating material (no offered trade into a dead draw),
+    then moves that repeat no earlier position of the game, then the fewest drawing replies."""
     outcomes = move_outcomes(board, sequence)
     best = [o for o in outcomes if o.rank == outcomes[0].rank]
     if len(best) == 1:
         return best[0]
+    mover = board.turn
 
-    def good_replies(outcome: MoveOutcome) -> int:
+    def difficulty(outcome: MoveOutcome) -> tuple:
         board.push(outcome.move)
         try:
             replies = move_outcomes(board, sequence)
+            good = [r for r in replies if r.rank == replies[0].rank]
+            if outcome.result != DRAW:
+                return (len(good),)
+            return (any(_leaves_no_mating_material(board, r.move, mover) for r in good),
+                    board.is_repetition(2), len(good))
         finally:
             board.pop()
-        return sum(r.rank == replies[0].rank for r in replies) if replies else 0
 
-    return min(best, key=good_replies)
+    return min(best, key=difficulty)
+
+
+def _leaves_no_mating_material(board: chess.Board, move: chess.Move, side: chess.Color) -> bool:
+    board.push(move)
+    try:
+        return board.has_insufficient_material(side)
+    finally:
+        board.pop()
 
 
 def _result_for_white(dtm: np.ndarray, white_to_move: bool) -> np.ndarray:

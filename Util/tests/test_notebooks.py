@@ -184,7 +184,7 @@ def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
         missing_part(f"Stockfish unavailable: {missing}")
     parameters = {"FILE": "KQvK", "RESULTS_DIR": str(tmp_path / "results"), "REPORT_DIR": str(tmp_path / "Tests"),
                   "DEPTH": 8, "RANDOM_BOARDS": 6, "SEQUENCE_INDEX": 9, "SEQUENCE_SAMPLE": 4, "ALL_SAMPLE": 1,
-                  "EXAMPLE_FEN": "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "BOARD_SIZE": 120}
+                  "EXAMPLE_FEN": "8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "BOARD_SIZE": 120, "HOLD_POSITIONS": 2}
     notebook = execute_notebook(REPO / "05_stockfish_compare.ipynb", parameters, tmp_path / "05.ipynb")
     assert_no_progress_text(notebook)
     text = stdout(notebook)
@@ -204,6 +204,10 @@ def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
     never_failed = all(float(share) == 0 for share in shares)
     assert ("a move it always found the mate in the end" in text) == never_failed
     assert sum("image/png" in o.get("data", {}) for o in outputs(notebook)) == 3
+    # drawn KRvKB positions: the report and the conclusion say the same
+    held = re.search(r"Stockfish held the draw: (\d) of 2", text)
+    assert held and len(list((tmp_path / "Tests").glob("hold_draws_KRvKB_*.csv"))) == 1
+    assert f"Stockfish (depth 8) held {held.group(1)} and lost {2 - int(held.group(1))} (" in text
 
 
 def test_05_without_stockfish_says_how_to_install(tmp_path):

@@ -1,0 +1,95 @@
+"""Can Stockfish hold a drawn position? Hold games against the real engine, checked with Gaviota's DTM."""
+
+from __future__ import annotations
+
+import csv
+
+import chess
+import pytest
+
+from Util import stockfish_compare as sc
+from Util import stockfish_hold as sh
+from Util.tests.conftest import missing_part
+from Util.trainer import hardest_best_move, random_start
+
+
+@pytest.fixture(scope="module")
+def stockfish_path():
+    try:
+        return sc.find_stockfish()
+    except sc.StockfishMissing as missing:
+        missing_part(f"Stockfish unavailable: {missing}")
+
+
+def _replay(result: sh.HoldResult, python_gaviota):
+    """Each position of the game with Gaviota's DTM for the side to move (0: draw)."""
+    board = chess.Board(result.fen)
+    yield board, python_gaviota.probe_dtm(board)
+    for uci in result.game.moves:
+        move = chess.Move.from_uci(uci)
+        assert move in board.legal_moves
+        board.push(move)
+        yield board, (python_gaviota.probe_dtm(board) if not board.is_game_over() else None)
+
+
+@pytest.mark.parametrize("depth", [1, 10])
+def test_hold_games_agree_with_gaviota_move_by_move(depth, sequence_of, stockfish_path, python_gaviota, tmp_path):
+    """Weak (depth 1) and strong (depth 10) defence of KRvKB draws: the AI never gives the draw away,
+    the first losing move Stockfish plays is the recorded slip, and a lost game ends in the AI's mate."""
+    sequence = sequence_of("KRvKB")
+    report = sh.hold_draws(6, sequence, sc.EngineSettings(depth=depth, timeout_s=20), seed=depth,
+                           ply_cap=120, path=stockfish_path, progress=False)
+    assert len(report.played) == 6
+    for result in report.results:
+        slip = None
+        for ply, (board, dtm) in enumerate(_replay(result, python_gaviota)):
+            if ply == 0:
+                assert dtm == 0 and board.turn == chess.BLACK  # a draw, Stockfish (Black) to move
+                assert any(python_gaviota.probe_dtm(_after(board, m)) > 0 for m in board.legal_moves)  # a trap
+            elif slip is None and dtm != 0 and dtm is not None:
+                assert board.turn == chess.WHITE and dtm > 0, (result.fen, ply, dtm)  # only Black ever errs
+                slip = ply
+        assert result.slipped_at == slip, (result.fen, result.slipped_at, slip)
+        if result.lost_on_board:
+            assert slip is not None and result.game.end == "checkmate"
+        if slip is None:
+            assert result.held
+    # the report's arithmetic
+    lost = sum(r.lost_on_board for r in report.results)
+    assert f"Stockfish held the draw: {6 - lost} of 6" in report.text()
+    assert f"lost {lost} (" in sh.hold_sentence(report)
+    path = report.write(tmp_path, stem="hold")
+    with open(path.with_suffix(".csv"), newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["fen"] for row in rows] == [r.fen for r in report.results]
+    assert [row["held"] for row in rows] == [str(r.held) for r in report.results]
+
+
+def _after(board: chess.Board, move: chess.Move) -> chess.Board:
+    child = board.copy(stack=False)
+    child.push(move)
+    return child
+
+
+def test_the_ai_presses_a_draw_without_offering_a_dead_trade(sequence_of):
+    """White Ka2 Rc2, Black Ke3 Be2: Rxe2+ Kxe2 would leave two bare kings. Of the drawing moves, the AI
+    takes one after which every drawing reply still leaves White a rook."""
+    sequence = sequence_of("KRvKB")
+    board = chess.Board("8/8/8/8/8/4k3/K1R1b3/8 w - - 0 1")
+    chosen = hardest_best_move(board, sequence)
+    assert sequence.value(_after(board, chosen.move)) < 0  # still a draw
+    assert chosen.move != chess.Move.from_uci("c2e2")
+    child = _after(board, chosen.move)
+    for reply in child.legal_moves:
+        grandchild = _after(child, reply)
+        if sequence.value(grandchild) < 0:
+            assert not grandchild.has_insufficient_material(chess.WHITE), (chosen.san, child.san(reply))
+
+
+def test_a_position_that_is_not_a_draw_is_refused(sequence_of, stockfish_path):
+    sequence = sequence_of("KRvKB")
+    with sc.GuardedStockfish(sc.EngineSettings(depth=4), stockfish_path) as engine:
+        with pytest.raises(ValueError, match="not a draw"):
+            sh.hold_game(random_start(sequence, white_to_move=False, outcome="loss", seed=1), sequence, engine)
+        with pytest.raises(ValueError, match="it is white's move"):
+            sh.hold_game(chess.Board("8/8/8/8/8/4k3/K1R1b3/8 w - - 0 1"), sequence, engine)
