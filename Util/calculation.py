@@ -61,6 +61,12 @@ class TableStore:
             self._tables[material] = self._load(material) or self.compute(material)
         return self._tables[material]
 
+    def forget_larger_than(self, pieces: int) -> None:
+        """Drop the tables with more than ``pieces`` pieces (they are loaded again when asked for)."""
+        for material in [m for m in self._tables if m.piece_count > pieces]:
+            del self._tables[material]
+        _return_freed_memory()
+
     def _load(self, material: Material) -> Optional[DtmTable]:
         """The table from its file in the folder; None if there is no usable file (a broken one is named)."""
         path = default_path(material, self.results_dir)

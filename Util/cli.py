@@ -142,16 +142,21 @@ def _cmd_bench(args) -> int:
 
 def _cmd_verify(args) -> int:
     from .bench import DEFAULT_MATERIALS
-    from .calculation import TableStore
+    from .calculation import TableStore, all_materials
     from .gaviota_native import GaviotaUnavailable, NativeGaviota
     from .sequence import SnSequence
     from .validation import exhaustive_against_gaviota, one_ply_check, reference_folder
 
     store = TableStore(args.results, progress=not args.quiet)
+    materials = args.material or DEFAULT_MATERIALS
     if args.one_ply:
         def check(material):
-            return one_ply_check(SnSequence(store.get(material), {}, store=store), per_value=args.one_ply)
+            try:
+                return one_ply_check(SnSequence(store.get(material), {}, store=store), per_value=args.one_ply)
+            finally:
+                store.forget_larger_than(4)  # a five-piece table holds up to 1 GB: keep the small ones only
         what = "checked one ply deep with python-chess's moves"
+        materials = args.material or [m.name for m in all_materials(5) if m.piece_count == 5 and m.black]
     else:
         try:
             gaviota = NativeGaviota(args.gaviota or reference_folder("gaviota"))
@@ -164,7 +169,7 @@ def _cmd_verify(args) -> int:
         what = "checked against Gaviota"
     failures = 0
     total = 0
-    for material in args.material or DEFAULT_MATERIALS:
+    for material in materials:
         result = check(material)
         print(result.line(), flush=True)
         for fen, ours, theirs in result.mismatches[:5]:
@@ -259,7 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results", type=Path, help="folder of .chessAI files to check (missing ones are computed)")
     p.add_argument("--one-ply", type=int, metavar="N", help="instead of Gaviota (for tables it does not have, such "
                    "as the five-piece ones): up to N stored positions of every n and side to move, draws included, "
-                   "checked one ply deep with python-chess's moves (the value follows from the children's)")
+                   "checked one ply deep with python-chess's moves (the value follows from the children's); without "
+                   "MATERIAL: the 75 five-piece tables with pieces on both sides")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(run=_cmd_verify)
 

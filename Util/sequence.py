@@ -140,6 +140,36 @@ class SnSequence(SequenceABC):
             return abs(signed)
         return self._value_without_ep(board)
 
+    def values(self, boards: List[chess.Board]) -> np.ndarray:
+        """:meth:`value` of many boards (int64), with one table lookup per material and side to move
+        instead of one per board: tens of times faster for thousands of boards."""
+        out = np.empty(len(boards), dtype=np.int64)
+        tables: Dict[tuple, Tuple[DtmTable, bool]] = {}  # pieces on the board -> table, colours swapped
+        groups: Dict[tuple, Tuple[DtmTable, list]] = {}
+        for i, board in enumerate(boards):
+            if board.ep_square is not None and any(True for _ in board.generate_legal_ep()):
+                out[i] = self.value(board)
+                continue
+            squares = _squares_by_letter(board)
+            key = tuple((letter, len(found)) for letter, found in squares.items())
+            if key not in tables:
+                material = material_of_board(board)
+                table = self.table if material == self.material else self.store.get(material)
+                tables[key] = table, material != table.material
+            table, swapped = tables[key]
+            white_to_move = board.turn == chess.WHITE
+            if swapped:  # looked up as the mirrored board: colours and ranks exchanged
+                squares = {letter.swapcase(): sorted(sq ^ 56 for sq in found) for letter, found in squares.items()}
+                white_to_move = not white_to_move
+            _, items = groups.setdefault((table.material.name, white_to_move), (table, []))
+            items.append((i, [squares[letter].pop(0) for letter in table.material.letters]))
+        for (_, white_to_move), (table, items) in groups.items():
+            where = np.array([i for i, _ in items])
+            squares = np.array([s for _, s in items], dtype=np.int64).reshape(len(items), -1)
+            found = table.dtm([squares[:, piece] for piece in range(squares.shape[1])], white_to_move)
+            out[where] = np.where(found == UNKNOWN, -1, found.astype(np.int64))
+        return out
+
     def _value_without_ep(self, board: chess.Board) -> int:
         material = material_of_board(board)
         table = self.table if material == self.material else self.store.get(material)
@@ -244,3 +274,15 @@ def find_next_move(board: chess.Board, s_index: int, s_n_sequence: SnSequence) -
         if found == target:
             return target, move
     return -1, None
+
+
+def _squares_by_letter(board: chess.Board) -> Dict[str, List[int]]:
+    """Each kind of piece on the board (``"K"``, ``"r"``, ...) with its squares in ascending order."""
+    squares = {}
+    for color in chess.COLORS:
+        for piece_type in chess.PIECE_TYPES:
+            mask = board.pieces_mask(piece_type, color)
+            if mask:
+                letter = chess.piece_symbol(piece_type)
+                squares[letter.upper() if color else letter] = list(chess.scan_forward(mask))
+    return squares

@@ -150,9 +150,33 @@ def test_one_ply_check_passes_on_tables_and_catches_a_shifted_value(store, tmp_p
     own = TableStore(tmp_path, progress=False)  # the broken table must not replace the session's KPvKP
     for material in table.material.dependencies():
         own.add(store.get(material))
+    # 40 of the boards now filed under 14: each is one of the 10137 changed ones with odds 0.35, so all
+    # 40 miss them with odds 1e-8
     changed = one_ply_check(SnSequence(DtmTable(table.material, table.dtm_white, broken), {}, store=own),
-                            per_value=12)
+                            per_value=40)
     assert any(n == 14 for _, n, _ in changed.mismatches)
+
+
+def test_the_one_ply_sample_holds_every_value_in_its_quota(store):
+    """Two passes instead of one per value: every value of KQvKR's arrays is sampled, each index holds
+    its value, none twice, and a value with fewer boards than the quota is taken whole."""
+    import numpy as np
+
+    from Util.exits import UNKNOWN
+    from Util.validation import _samples_by_value
+
+    table = store.get("KQvKR")
+    rare = 0
+    for side, array in enumerate((table.dtm_white, table.dtm_black)):
+        counts = np.bincount(array, minlength=256)
+        samples = _samples_by_value(array, 5, np.random.default_rng(side), table.layout, side)
+        assert sorted(samples) == [int(v) for v in np.flatnonzero(counts)]
+        for value, index in samples.items():
+            assert np.unique(index).size == index.size and (array[index] == value).all()
+            if value != UNKNOWN:
+                assert index.size == min(5, counts[value]), (side, value)
+        rare += sum(0 < counts[v] < 5 for v in samples)
+    assert rare == 2  # two values of White to move have 4 boards each: taken whole
 
 
 def test_gaviota_checks_of_notebook_06_cover_both_winners(sequence_of):

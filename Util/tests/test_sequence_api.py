@@ -113,3 +113,24 @@ def test_under_promotion_is_chosen_where_only_it_wins_fastest(sequence_of, gavio
             assert (n_next, move) != (-1, None) and move in best, board.fen()
             found += 1
     assert found > 0, "no under-promotion position found in the sample"
+
+
+def test_values_of_many_boards_equal_value_of_each(sequence_of, python_gaviota):
+    """The batch lookup used by the one-ply check: every child of KPvKP positions (captures into KPvK
+    and KvKP with the colours swapped, promotions, double steps that allow en passant) gets the value
+    value() gives it, and that value is Gaviota's."""
+    sequence = sequence_of("KPvKP")
+    children = []
+    for fen in ("8/8/8/8/1p6/8/P7/K1k5 w - - 0 1", "8/2p5/8/1P6/8/8/8/K1k5 b - - 0 1",
+                "8/8/8/8/8/1k6/p6P/2K5 b - - 0 1", "k7/8/8/8/8/8/1p4P1/K7 w - - 0 1"):
+        board = chess.Board(fen)
+        for move in board.legal_moves:
+            child = board.copy(stack=False)
+            child.push(move)
+            children.append(child)
+    assert any(child.has_legal_en_passant() for child in children)
+    assert sequence.values(children).tolist() == [sequence.value(child) for child in children]
+    for child, value in zip(children, sequence.values(children).tolist()):
+        dtm = python_gaviota.probe_dtm(child)
+        assert (value < 0 and dtm == 0) or (value == abs(dtm) and (dtm > 0) == (value % 2 == 1)) \
+            or (value == 0 and child.is_checkmate()), (child.fen(), value, dtm)
