@@ -72,8 +72,8 @@ def hold_game(board: chess.Board, sequence: SnSequence, engine: GuardedStockfish
     ValueError if ``board`` is not a draw by the table or it is not Stockfish's move.
     """
     if board.turn != stockfish_colour:
-        raise ValueError(f"{board.fen()}: Stockfish plays {chess.COLOR_NAMES[stockfish_colour]}, "
-                         f"but it is {chess.COLOR_NAMES[board.turn]}'s move")
+        raise ValueError(f"{board.fen()}: Stockfish plays {_name(stockfish_colour)}, "
+                         f"but it is {_name(board.turn)}'s move")
     if sequence.value(board) >= 0:
         raise ValueError(f"{board.fen()} is not a draw in {sequence.material}: nothing to hold")
     board = board.copy(stack=False)
@@ -120,7 +120,7 @@ def drawn_positions_with_a_trap(sequence: SnSequence, count: int, stockfish_colo
                 fens.append(board.fen())
                 break
         else:
-            raise ValueError(f"{sequence.material}: no draw with {chess.COLOR_NAMES[stockfish_colour]} to move "
+            raise ValueError(f"{sequence.material}: no draw with {_name(stockfish_colour)} to move "
                              f"and a losing move in {tries} random draws")
     return fens
 
@@ -153,7 +153,7 @@ class HoldReport:
 
     def text(self) -> str:
         played, lost, saved = self.played, self.lost, self.saved_by_fifty_moves
-        side = chess.COLOR_NAMES[self.stockfish_colour]
+        side = _name(self.stockfish_colour)
         chances = sum(r.chances for r in played)
         share = 100.0 * len(lost) / len(played) if played else float("nan")
         lines = [
@@ -239,9 +239,13 @@ def hold_sentence(report: HoldReport) -> str:
     played, lost = report.played, report.lost
     if not played:
         return f"No drawn {report.material} positions were played."
-    side = chess.COLOR_NAMES[report.stockfish_colour]
+    side = _name(report.stockfish_colour)
     chances = sum(r.chances for r in played)
     return (f"Defending {len(played)} drawn {report.material} positions as {side} against the AI, Stockfish "
             f"({report.settings.describe()}) held {len(played) - len(lost)} and lost {len(lost)} "
             f"({100.0 * len(lost) / len(played):.0f} %); it made {chances} moves in positions where a move "
             f"would have lost.")
+
+
+def _name(colour: chess.Color) -> str:
+    return "White" if colour == chess.WHITE else "Black"

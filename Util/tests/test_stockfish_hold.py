@@ -91,5 +91,5 @@ def test_a_position_that_is_not_a_draw_is_refused(sequence_of, stockfish_path):
     with sc.GuardedStockfish(sc.EngineSettings(depth=4), stockfish_path) as engine:
         with pytest.raises(ValueError, match="not a draw"):
             sh.hold_game(random_start(sequence, white_to_move=False, outcome="loss", seed=1), sequence, engine)
-        with pytest.raises(ValueError, match="it is white's move"):
+        with pytest.raises(ValueError, match="it is White.s move"):
             sh.hold_game(chess.Board("8/8/8/8/8/4k3/K1R1b3/8 w - - 0 1"), sequence, engine)
