@@ -74,7 +74,8 @@ class TableStore:
             try:
                 return load_table(path)[0]
             except ChessAIFileError as error:
-                print(f"note: {error}; computing {material} instead", file=sys.stderr)
+                print(f"note: {error}; computing {material} in memory instead (python -m Util calculate {material} "
+                      f"writes a new file)", file=sys.stderr)
         return None
 
     def _sides(self, material: Material, sides) -> DtmTable:

@@ -47,17 +47,12 @@ def _cmd_calculate(args) -> int:
 
 
 def _table_file_ok(material) -> bool:
+    """Already computed: a finished table file is in the folder (its ZIP directory is checked, not its
+    data, so that resuming ``--all`` after a hundred tables does not read a hundred gigabytes)."""
     from .calculation import default_path
-    from .chessai_file import ChessAIFileError, load_table
+    from .chessai_file import looks_finished
 
-    path = default_path(material)
-    if not path.exists():
-        return False
-    try:
-        load_table(path)
-    except ChessAIFileError:
-        return False
-    return True
+    return looks_finished(default_path(material), material)
 
 
 def _summary(table, path, counts, counts_black) -> str:

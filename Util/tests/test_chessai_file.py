@@ -162,3 +162,20 @@ def test_newer_format_version_says_to_update(kqk_file, tmp_path):
     _write(newer, pickle.dumps(payload))
     with pytest.raises(ChessAIFileError, match="newer version.*update"):
         load_table(newer)
+
+
+def test_a_finished_table_is_told_from_its_zip_directory(kqk_file, tmp_path):
+    """``calculate --all`` skips a table whose file looks finished without reading its data; a truncated
+    file, another material's file, a small archive or no file at all do not look finished."""
+    from Util.chessai_file import looks_finished
+
+    kqk = Material.parse("KQvK")
+    assert looks_finished(kqk_file, kqk)
+    assert not looks_finished(kqk_file, Material.parse("KRvK"))  # the member is named KQvK.pickle
+    truncated = tmp_path / "KQvK.chessAI"
+    truncated.write_bytes(kqk_file.read_bytes()[: kqk_file.stat().st_size // 2])
+    assert not looks_finished(truncated, kqk)
+    small = tmp_path / "small.chessAI"
+    _write(small, pickle.dumps({"format": "chessAI"}))
+    assert not looks_finished(small, kqk)
+    assert not looks_finished(tmp_path / "missing.chessAI", kqk)

@@ -155,6 +155,22 @@ def kqkr_folder(tmp_path_factory):
     return folder
 
 
+def test_calculate_computes_again_a_table_whose_file_was_cut_short(kqkr_folder, tmp_path):
+    import shutil
+
+    folder = tmp_path / "copy"
+    shutil.copytree(kqkr_folder, folder)
+    cut = folder / "S_n_Results" / "KRvK.chessAI"
+    whole = cut.read_bytes()
+    cut.write_bytes(whole[: len(whole) // 2])
+    result = run_cli("calculate", "KQvKR", "KRvK", "--quiet", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "KQvK: already computed" and lines[2] == "KQvKR: already computed"
+    assert lines[1].startswith("KRvK: ") and "written to" in lines[1]
+    assert cut.read_bytes() == whole
+
+
 def test_probe_dtm_prints_gaviotas_signed_depth_for_either_colour_order(kqkr_folder, python_gaviota):
     import random
 
