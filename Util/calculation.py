@@ -26,7 +26,7 @@ from .expansion import board_counts_by_winner
 from .material import PIECE_ORDER, Material
 from .parallel import Threads
 from .progress import progress_bar
-from .retrograde import DtmTable, compute_table
+from .retrograde import DtmTable, compute_table, return_freed_memory
 
 #: Default folder of the ``.chessAI`` files (as in the thesis).
 RESULTS_DIR = Path(os.environ.get("CHESSAI_RESULTS", "S_n_Results"))
@@ -65,7 +65,7 @@ class TableStore:
         """Drop the tables with more than ``pieces`` pieces (they are loaded again when asked for)."""
         for material in [m for m in self._tables if m.piece_count > pieces]:
             del self._tables[material]
-        _return_freed_memory()
+        return_freed_memory()
 
     def _load(self, material: Material) -> Optional[DtmTable]:
         """The table from its file in the folder; None if there is no usable file (a broken one is named)."""
@@ -101,7 +101,7 @@ class TableStore:
         if large and len(on_file) > 1:
             with Threads() as threads:
                 loaded = dict(threads.map(read, on_file))
-            _return_freed_memory()  # what the reading threads freed stays in their heaps otherwise
+            return_freed_memory()  # what the reading threads freed stays in their heaps otherwise
         else:  # small files: a pool and a trim would cost more than they save
             loaded = dict(map(read, on_file))
         return {m: loaded.get(m) or self._sides(m, sides) for m, sides in needed.items()}
@@ -148,17 +148,6 @@ class TableStore:
             bar.close()
         self._tables[material] = table
         return table
-
-
-def _return_freed_memory() -> None:
-    """Ask the C library to give freed heap memory back to the system (glibc's malloc_trim; elsewhere
-    nothing happens).  Worth it before the engine allocates its gigabytes."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
 
 
 def _only(table: DtmTable, sides) -> DtmTable:

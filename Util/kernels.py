@@ -560,6 +560,29 @@ def bucket_by_value(index, value):
     return grouped, starts
 
 
+@njit(nogil=True, cache=True)
+def count_exit_bytes(values, start, stop, low, high):
+    """How many of ``values[start:stop]`` equal each v in ``range(low, high)`` (int64, ``high - low``)."""
+    counts = np.zeros(high - low, dtype=np.int64)
+    for k in range(start, stop):
+        v = np.int64(values[k])
+        if low <= v < high:
+            counts[v - low] += 1
+    return counts
+
+
+@njit(nogil=True, cache=True)
+def group_exit_bytes(values, start, stop, low, high, offsets, grouped):
+    """Write each index k in ``range(start, stop)`` with ``low <= values[k] < high`` to ``grouped`` at
+    ``offsets[values[k] - low]``, counting that offset up: the indices grouped by value, in order."""
+    at = offsets.copy()
+    for k in range(start, stop):
+        v = np.int64(values[k])
+        if low <= v < high:
+            grouped[at[v - low]] = k
+            at[v - low] += 1
+
+
 # ---- one position's moves, for tests and tools -----------------------------------------------
 @njit(nogil=True, cache=True)
 def children(lay, side, index):
@@ -597,3 +620,4 @@ def warm_up() -> None:
     pull_wins(lay, 0, 1, 0, 8, values, other, found)
     pull_losses(lay, 1, 2, 0, 8, values, other, exit_value, ep_parent, ep_worst, bits, found)
     mates(lay, 1, 0, 8, bits, values, other, exit_value, ep_parent, ep_worst, found)
+    group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)

@@ -67,6 +67,9 @@ WHITE, BLACK = 0, 1
 SIDES = (WHITE, BLACK)
 #: Positions handled per step when a pass touches the whole index space.
 CHUNK = 1 << 20
+#: From this many indices per side on (five pieces), the first pass goes side by side when it may
+#: let sub-tables go (see _Engine.classify): one more decoding pass, for most of a gigabyte less at the peak.
+SIDE_BY_SIDE = 1 << 27
 #: Largest piece of a frontier handed to one thread (its predecessors must fit in memory).
 BATCH = 1 << 18
 
@@ -114,7 +117,7 @@ class _Exits:
         return cls(*bucket_by_value(index, value))
 
     def at(self, n: int) -> np.ndarray:
-        return self.index[self.starts[n] : self.starts[n + 1]].astype(np.int64)
+        return self.index[self.starts[n] : self.starts[n + 1]]
 
     @property
     def last(self) -> int:
@@ -156,15 +159,23 @@ class _ExitScan:
             self._window = (n, stop)
             self._lists = _Exits(np.empty(0, np.int32), np.zeros(257, np.int64))
             return
-        values = self.exit_value
+        # Straight into one array grouped by value: each thread counts its part of the exit bytes, then
+        # writes its indices at its own offsets (no per-chunk lists to concatenate and sort: a third of
+        # the memory at the peak of a five-piece pawn table).
+        from .kernels import count_exit_bytes, group_exit_bytes
 
-        def find(span: Tuple[int, int]) -> Tuple[np.ndarray, np.ndarray]:
-            part = values[span[0] : span[1]]
-            rows = np.flatnonzero((part >= n) & (part < stop))
-            return (rows + span[0]).astype(np.int32), part[rows]
-
-        found = self.threads.map(find, _spans(values.size, CHUNK))
-        self._lists = _Exits.of([f[0] for f in found], [f[1] for f in found])
+        values, parts = self.exit_value, _spans(self.exit_value.size, -(-self.exit_value.size // self.threads.count))
+        counts = self.threads.map(lambda span: count_exit_bytes(values, *span, n, stop), parts)
+        ends = np.cumsum(counts, axis=0)  # [part, v - n]: where part's indices of value v end in the group
+        total = ends[-1]
+        group_starts = np.concatenate(([0], np.cumsum(total)))[:-1]
+        offsets = [group_starts + ends[k] - counts[k] for k in range(len(parts))]
+        grouped = np.empty(int(total.sum()), dtype=np.int32)
+        self.threads.map(lambda k: group_exit_bytes(values, *parts[k], n, stop, offsets[k], grouped), range(len(parts)))
+        starts = np.zeros(257, dtype=np.int64)
+        starts[n + 1 : stop + 1] = np.cumsum(total)
+        starts[stop + 1 :] = total.sum()
+        self._lists = _Exits(grouped, starts)
         self._window = (n, stop)
 
 
@@ -207,9 +218,21 @@ class _Engine:
         return self.dtm[BLACK]
 
     # ---- whole-space passes, done once -------------------------------------------------
-    def classify(self) -> Tuple["_Exits | _ExitScan", "_Exits | _ExitScan"]:
-        """Legality of every index, and the exits into other tables (per side to move)."""
-        parts = self.threads.map(self._classify_range, _spans(self.layout.size, CHUNK))
+    def classify(self, release_subtables: bool = False) -> Tuple["_Exits | _ExitScan", "_Exits | _ExitScan"]:
+        """Legality of every index, and the exits into other tables (per side to move).
+
+        With ``release_subtables``, a large table does it side by side: legality first, then White's exits,
+        then the sub-tables that only White's moves lead into (the promotion tables of a White pawn: 0.7 GB
+        for KRPvKR) are let go before Black's exit bytes fill their gigabyte, then Black's exits."""
+        spans = _spans(self.layout.size, CHUNK)
+        if release_subtables and self.layout.size >= SIDE_BY_SIDE and not self.layout.en_passant_possible:
+            self.threads.map(self._legality_range, spans)
+            by_side = [self.threads.map(partial(self._side_exits_range, WHITE), spans)]
+            self._release_subtables_only(WHITE)
+            by_side.append(self.threads.map(partial(self._side_exits_range, BLACK), spans))
+            parts = [list(pair) for pair in zip(*by_side)]
+        else:
+            parts = self.threads.map(self._classify_range, spans)
         if self.layout.en_passant_possible:
             self._find_double_steps([p[2:] for p in parts])
         exits = []
@@ -248,34 +271,59 @@ class _Engine:
     def _classify_range(self, span: Tuple[int, int]) -> List[Tuple[np.ndarray, np.ndarray]]:
         """Legality, check and exit byte of the indices in ``span``; per side, the exits (index, value)
         that decide a position at some ply, or where the exit bytes are kept, (None, how many positions
-        have each exit byte)."""
-        none = np.empty(0, np.uint8)
-        checks = [self._in_check[s] if self.can_lose[s] else none for s in SIDES]
-        self.kernel_rules.classify_span(self.kernel_layout, *span, *self.dtm, *checks)
+        have each exit byte); then, where en passant is possible, each side's double steps."""
+        self._legality_range(span)
         if not any(self.exits.has_exits(side) for side in SIDES):
-            return [(None, np.zeros(256, np.int64)) if self.can_lose[side] else (np.empty(0, np.int32),
-                    np.empty(0, np.uint8)) for side in SIDES]
+            return [self._no_exits(side) for side in SIDES]
         index = np.arange(*span, dtype=np.int64)
         squares = self.layout.decode(index)
-        legal = [self.dtm[side][span[0] : span[1]] != ILLEGAL for side in SIDES]
-        found = []
-        for side in SIDES:
-            if not self.exits.has_exits(side):
-                found.append((None, np.zeros(256, np.int64)) if self.can_lose[side]
-                             else (np.empty(0, np.int32), np.empty(0, np.uint8)))
-                continue
-            rows = index[legal[side]]
-            value = self.exits.values(side, [s[legal[side]] for s in squares])
-            if self.can_lose[side]:
-                self.exit_value[side][rows] = value
-                found.append((None, np.bincount(value, minlength=256)))
-                continue
-            deciding = (value != NO_EXIT) & (value != DRAW)
-            found.append((rows[deciding].astype(np.int32), value[deciding]))
+        found = [self._side_exits(side, span, index, squares) for side in SIDES]
         if self.layout.en_passant_possible:
+            legal = [self.dtm[side][span[0] : span[1]] != ILLEGAL for side in SIDES]
             found += [find_double_steps(self.layout, side, index[legal[side]], [s[legal[side]] for s in squares])
                       for side in SIDES]
         return found
+
+    def _legality_range(self, span: Tuple[int, int]) -> None:
+        """Mark the illegal indices of ``span`` ILLEGAL (both sides to move) and set the in-check bits."""
+        none = np.empty(0, np.uint8)
+        checks = [self._in_check[s] if self.can_lose[s] else none for s in SIDES]
+        self.kernel_rules.classify_span(self.kernel_layout, *span, *self.dtm, *checks)
+
+    def _side_exits_range(self, side: int, span: Tuple[int, int]) -> Tuple[np.ndarray, np.ndarray]:
+        """:meth:`_side_exits` of one side for the indices in ``span`` (legality already marked)."""
+        if not self.exits.has_exits(side):
+            return self._no_exits(side)
+        index = np.arange(*span, dtype=np.int64)
+        return self._side_exits(side, span, index, self.layout.decode(index))
+
+    def _no_exits(self, side: int) -> Tuple[np.ndarray, np.ndarray]:
+        return (None, np.zeros(256, np.int64)) if self.can_lose[side] else (np.empty(0, np.int32),
+                                                                           np.empty(0, np.uint8))
+
+    def _side_exits(self, side: int, span: Tuple[int, int], index: np.ndarray,
+                    squares: List[np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
+        """``side``'s exits from the legal positions among ``index`` (= ``range(*span)``, decoded to
+        ``squares``): written to the exit bytes where those are kept (then ``(None, counts per byte)``),
+        else ``(indices, values)`` of those that decide a position."""
+        if not self.exits.has_exits(side):
+            return self._no_exits(side)
+        legal = self.dtm[side][span[0] : span[1]] != ILLEGAL
+        rows = index[legal]
+        value = self.exits.values(side, [s[legal] for s in squares])
+        if self.can_lose[side]:
+            self.exit_value[side][rows] = value
+            return None, np.bincount(value, minlength=256)
+        deciding = (value != NO_EXIT) & (value != DRAW)
+        return rows[deciding].astype(np.int32), value[deciding]
+
+    def _release_subtables_only(self, side: int) -> None:
+        """Let go of the sub-tables that only ``side``'s moves lead into: no exit of the other side reads them."""
+        other_reads = {child.canonical for child, white_moved in self.material.moves_out()
+                       if white_moved != (side == WHITE)}
+        tables = self.exits.subtables.tables
+        for material in [m for m in tables if m not in other_reads]:
+            del tables[material]
 
     # ---- moves forwards, for mates and the "every move loses" check ---------------------
     def en_passant_worst(self, side: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -381,9 +429,10 @@ class _Engine:
         if self._pulling_is_cheaper(side, frontier):
             jobs = [partial(pull, *span, *arrays) for span in _spans(self.layout.size, CHUNK)]
         else:
-            jobs = [partial(push, frontier[a:b].astype(np.int64), *arrays)
+            jobs = [partial(_on_piece, push, frontier, a, b, *arrays)
                     for a, b in _spans(frontier.size, self._batch(frontier.size))]
-        jobs += [partial(confirm, positions.astype(np.int64), *arrays) for positions in direct if positions.size]
+        jobs += [partial(_on_piece, confirm, positions, a, b, *arrays)
+                 for positions in direct for a, b in _spans(positions.size, self._batch(positions.size))]
         return self._collect(jobs, self.dtm[side], n)
 
     def _collect(self, jobs: List[Callable[[np.ndarray], int]], values: np.ndarray, n: int) -> np.ndarray:
@@ -420,6 +469,24 @@ class _Engine:
         """How many entries of ``values`` equal n (chunk by chunk, on all threads)."""
         return sum(self.threads.map(lambda span: int(np.count_nonzero(values[span[0] : span[1]] == n)),
                                     _spans(values.size, CHUNK)))
+
+
+def return_freed_memory() -> None:
+    """Ask the C library to give freed heap memory back to the system (glibc's malloc_trim; elsewhere
+    nothing happens).  Worth it before the engine allocates its gigabytes, and after each ply of a
+    five-piece table (a few milliseconds; 0.1-0.3 GB less at the peak of KRPvKR)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _on_piece(kernel: Callable[..., int], positions: np.ndarray, start: int, stop: int, *arrays_and_found) -> int:
+    """``kernel`` on ``positions[start:stop]`` as int64, converted only when the job runs: a frontier or
+    list of exits of tens of millions is never copied whole."""
+    return kernel(positions[start:stop].astype(np.int64), *arrays_and_found)
 
 
 def _mark_undecided(values: np.ndarray, n: int, positions: np.ndarray, *arrays_and_found) -> int:
@@ -493,7 +560,7 @@ def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = 
     Ply n gives both sides to move their value n, each from the other
     side's positions that got n-1 in the ply before.
     """
-    exits = engine.classify()
+    exits = engine.classify(release_subtables)
     if release_subtables:
         engine.release_subtables()
     if resume is None:
@@ -516,6 +583,8 @@ def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = 
             on_ply(n, sum(f.size for f in frontiers))
         if checkpoint:
             checkpoint(n, engine.dtm_white, engine.dtm_black)
+        if engine.layout.size >= SIDE_BY_SIDE:
+            return_freed_memory()  # a ply's scratch, freed by the threads, would stay in their heaps
         n += 1
         if n == ILLEGAL:
             raise RuntimeError(f"{engine.material}: mates longer than {ILLEGAL - 1} plies do not fit the DTM arrays")
