@@ -7,16 +7,22 @@ process and untimed, and the measured run loads them from their files.
 The seconds start once the compiled kernels are loaded (see
 :func:`Util.kernels.warm_up`); ``/usr/bin/time python -m Util calculate X``
 gives the whole process.
+
+With ``results`` (``bench --results DIR``) the tables it leads into are read
+from that folder of computed tables instead (the heaviest five-piece tables
+need dozens of others, most of an hour's work); the folder is only read, the
+measured table is written to a temporary folder.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import resource
 import tempfile
 import time
 from pathlib import Path
-from typing import Iterable, List
+from typing import Iterable, List, Optional
 
 from .material import Material
 
@@ -33,6 +39,9 @@ BOTH_SIDES_MATERIALS = [
 ]
 #: The tables of the benchmark and of ``verify`` when none are named: all 35 with 3 and 4 pieces.
 DEFAULT_MATERIALS = LONE_KING_MATERIALS + BOTH_SIDES_MATERIALS
+#: The heaviest five-piece tables with pieces on both sides (``bench --five``): two pieces and a pawn
+#: against one, pawns on both sides, and the longest pawnless one.
+FIVE_PIECE_MATERIALS = ["KBNvKN", "KRPvKR", "KQPvKQ", "KPPvKP"]
 HEADER = f"{'material':10} {'seconds':>8} {'peak MB':>8} {'positions':>12} {'max n':>6} {'file KB':>8}"
 
 
@@ -50,14 +59,15 @@ def _prepare(material: str, folder: str) -> None:
     ensure(Material.parse(material))
 
 
-def _measure(material: str, folder: str, queue) -> None:
+def _measure(material: str, folder: str, results: Optional[str], queue) -> None:
     from .calculation import calculate
     from .chessai_file import load_table_with_counts
     from .kernels import warm_up
 
     warm_up()  # loading the compiled kernels (0.5-1 s per process) is start-up, not calculation
     start = time.perf_counter()
-    path = calculate(material, Path(folder) / f"{material}.chessAI", progress=False, checkpoint_seconds=1e9)
+    path = calculate(material, Path(folder) / f"{material}.chessAI", results_dir=results or folder, progress=False,
+                     checkpoint_seconds=1e9)
     seconds = time.perf_counter() - start
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     table, counts, counts_black = load_table_with_counts(path)
@@ -65,16 +75,18 @@ def _measure(material: str, folder: str, queue) -> None:
                path.stat().st_size / 1024))
 
 
-def bench_row(material: str) -> str:
-    """One line of the benchmark table for ``material``."""
-    name = Material.parse(material).name
+def bench_row(material: str, results: Optional[os.PathLike] = None) -> str:
+    """One line of the benchmark table for ``material``; its sub-tables from the folder ``results`` if
+    given (a missing one is computed in memory, timed), else computed first into a temporary folder."""
+    name = Material.parse(material).canonical.name
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     with tempfile.TemporaryDirectory() as folder:
-        preparation = context.Process(target=_prepare, args=(name, folder))
-        preparation.start()
-        preparation.join()
-        worker = context.Process(target=_measure, args=(name, folder, queue))
+        if results is None:
+            preparation = context.Process(target=_prepare, args=(name, folder))
+            preparation.start()
+            preparation.join()
+        worker = context.Process(target=_measure, args=(name, folder, str(results) if results else None, queue))
         worker.start()
         worker.join()
         if worker.exitcode != 0:
@@ -83,10 +95,10 @@ def bench_row(material: str) -> str:
     return f"{name:10} {seconds:8.2f} {peak_mb:8.0f} {positions:12d} {max_n:6d} {size_kb:8.0f}"
 
 
-def run_bench(materials: Iterable[str]) -> List[str]:
+def run_bench(materials: Iterable[str], results: Optional[os.PathLike] = None) -> List[str]:
     print(HEADER, flush=True)
     rows = []
     for material in materials:
-        rows.append(bench_row(material))
+        rows.append(bench_row(material, results))
         print(rows[-1], flush=True)
     return rows

@@ -129,9 +129,13 @@ def _cmd_stats(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    from .bench import DEFAULT_MATERIALS, run_bench
+    from .bench import DEFAULT_MATERIALS, FIVE_PIECE_MATERIALS, run_bench
 
-    run_bench(args.material or DEFAULT_MATERIALS)
+    if args.results is not None and not args.results.is_dir():
+        print(f"bench: --results {args.results} is not a folder; give the folder of computed tables "
+              f"(python -m Util calculate --all --max-pieces 5 fills S_n_Results)", file=sys.stderr)
+        return 2
+    run_bench(args.material + (FIVE_PIECE_MATERIALS if args.five else []) or DEFAULT_MATERIALS, args.results)
     return 0
 
 
@@ -247,6 +251,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    "The tables it leads into (captures, promotions) are computed first, untimed, and "
                                    "loaded from files. Without MATERIAL: all 35 tables with 3 and 4 pieces.")
     p.add_argument("material", nargs="*")
+    p.add_argument("--five", action="store_true",
+                   help="also the heaviest five-piece tables with pieces on both sides: "
+                        "KBNvKN KRPvKR KQPvKQ KPPvKP (best with --results)")
+    p.add_argument("--results", type=Path, default=None,
+                   help="read the sub-tables from this folder of computed tables (e.g. S_n_Results) instead of "
+                        "computing them first; only the measured table is computed, in a temporary folder")
     p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("verify", help="check every position of tables against Gaviota DTM",

@@ -110,6 +110,20 @@ def test_bench_prints_one_row_per_table():
     assert all(float(row.split()[1]) > 0 and int(row.split()[4]) in (20, 32) for row in rows)
 
 
+def test_bench_reads_sub_tables_from_a_results_folder_and_leaves_it_as_it_was(tmp_path):
+    results = tmp_path / "S_n_Results"
+    assert run_cli("calculate", "KQvK", "KRvK", "--quiet", cwd=tmp_path).returncode == 0
+    before = {p.name: p.stat().st_mtime_ns for p in results.iterdir()}
+    result = run_cli("bench", "--results", str(results), "KRvKQ")  # either colour order names the table
+    assert result.returncode == 0, result.stderr
+    row = result.stdout.splitlines()[1].split()
+    assert row[0] == "KQvKR" and float(row[1]) > 0 and int(row[4]) > 0
+    assert {p.name: p.stat().st_mtime_ns for p in results.iterdir()} == before  # only read
+
+    missing = run_cli("bench", "--results", str(tmp_path / "nowhere"), "KQvKR")
+    assert missing.returncode == 2 and "is not a folder" in missing.stderr and missing.stdout == ""
+
+
 def test_killed_calculation_resumes_to_an_identical_file(tmp_path):
     uninterrupted = tmp_path / "a" / "KBNvK.chessAI"
     assert run_cli("calculate", "KBNvK", "--out", str(uninterrupted), "--quiet").returncode == 0
