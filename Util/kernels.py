@@ -7,9 +7,10 @@ release the interpreter lock so the engine's threads use every core):
 * **marking wins** (:func:`mark_wins`): un-make each move of the side to
   move from a frontier position; every predecessor still undecided gets n;
 * **marking losses** (:func:`mark_losses`): the same predecessors are only
-  candidates; one gets n when its forward check (:func:`_worst_child`)
+  candidates; one gets n when its forward check (:func:`_keep_losing`)
   finds that every move leads into a position won by the other side in
-  n - 1 at the latest, with one in exactly n - 1;
+  n - 1 at the latest, with one in exactly n - 1; or (:func:`count_losses`)
+  when its counter of moves not yet refuted reaches zero;
 * **pulling** (:func:`pull_wins`, :func:`pull_losses`, :func:`mates`):
   the same forward looks, over a range of indices instead of a frontier.
 
@@ -31,7 +32,9 @@ from __future__ import annotations
 from typing import NamedTuple, Sequence
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .exits import ILLEGAL, NO_EXIT, UNKNOWN
 from .geometry import KING_STEP, KNIGHT_STEP, RAYS
@@ -436,6 +439,88 @@ def _mark(cand, m, mine, n, found, count):
     return count
 
 
+# ---- counters of the moves that still escape ------------------------------------------------------
+# A loss candidate is usually re-checked in ply after ply, each time one more of its children is won by
+# the opponent (98 % of the checks of KRPvKR's loss plies find an escape).  A counter per position
+# instead: set when the position is first reached (its children not yet won by the opponent), counted
+# down by every later un-move into it; at zero every move loses.  Two threads may count one position
+# down at once, so the counters change atomically.
+
+#: Counter of a position not reached yet, and of one that can never lose (an exit wins or draws).
+UNSET, NEVER = 0, 255
+
+
+@intrinsic
+def _atomic_decrement(typingctx, array, index):
+    """``array[index] -= 1`` (uint8) as one atomic step; returns the value before."""
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [args[1]], wraparound=False)
+        return builder.atomic_rmw("sub", pointer, context.get_constant(types.uint8, 1), "monotonic")
+    return types.uint8(array, index), codegen
+
+
+@intrinsic
+def _atomic_set_if_unset(typingctx, array, index, value):
+    """``array[index] = value`` (uint8) if it is UNSET, as one atomic step."""
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [args[1]], wraparound=False)
+        builder.cmpxchg(pointer, context.get_constant(types.uint8, UNSET), args[2], "monotonic", "monotonic")
+        return context.get_dummy_value()
+    return types.void(array, index, value), codegen
+
+
+@njit(nogil=True, cache=True)
+def _set_counter(lay, side, n, q, other, exit_value, counters, squares, out):
+    """Set the counter of position q (``side`` to move), reached in loss ply n: NEVER if an exit wins or
+    draws for it, else 1 + the number of its legal moves not into a position the opponent won before
+    this ply (value odd and below n - 1): those into this ply's frontier are counted down right after."""
+    e = np.int64(exit_value[q])
+    if e != NO_EXIT and e % 2 == 1:  # odd: a mate, or DRAW (255)
+        _atomic_set_if_unset(counters, q, np.uint8(NEVER))
+        return
+    _decode(q, lay, squares)
+    occ = _occupancy(squares, lay.count)
+    enemy = _enemy_pawns(lay, side, squares)
+    left = 0
+    for k in range(5):
+        piece = _piece(lay, side, k)
+        if piece < 0:
+            break
+        for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
+            v = np.int64(other[_moved(lay, q, squares, piece, out[j])])
+            if v != ILLEGAL and not (v % 2 == 1 and v < n - 1):
+                left += 1
+    _atomic_set_if_unset(counters, q, np.uint8(left + 1))
+
+
+@njit(nogil=True, cache=True)
+def count_losses(lay, side, n, counters, frontier, mine, other, exit_value, ep_parent, ep_worst, checked, found):
+    """Count down the counters of the undecided predecessors (``side`` to move) of the ``frontier``
+    positions, one per un-move; give n to those whose last escaping move this was, unless a capture,
+    promotion or en passant loses later for them (those are confirmed at their own ply)."""
+    buffers = _buffers()
+    squares, out, cand, _, _, _, fetched = buffers
+    count = 0
+    for start in range(0, frontier.size, BLOCK):
+        m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
+        m = _keep_undecided(cand, m, mine, fetched)
+        for k in range(m):
+            fetched[k] = counters[cand[k]]
+        for k in range(m):
+            q = cand[k]
+            if fetched[k] == UNSET:
+                _set_counter(lay, side, n, q, other, exit_value, counters, squares, out)
+            if counters[q] == NEVER:
+                continue
+            if _atomic_decrement(counters, q) == 2 and _start_value(exit_value[q], q, ep_parent, ep_worst) <= n - 1:
+                if mine[q] == UNKNOWN:
+                    mine[q] = n
+                    count = _record(found, count, q)
+    return count
+
+
 # ---- the kernels -------------------------------------------------------------------------------
 # Each returns how many positions it gave a value, recorded in ``found`` (see _record).  Two threads
 # may find one position at once; the engine removes such repeats.
@@ -620,4 +705,5 @@ def warm_up() -> None:
     pull_wins(lay, 0, 1, 0, 8, values, other, found)
     pull_losses(lay, 1, 2, 0, 8, values, other, exit_value, ep_parent, ep_worst, bits, found)
     mates(lay, 1, 0, 8, bits, values, other, exit_value, ep_parent, ep_worst, found)
+    count_losses(lay, 1, 2, np.zeros(size, np.uint8), one, values, other, exit_value, ep_parent, ep_worst, bits, found)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)

@@ -18,7 +18,11 @@ but on integer indices in numpy arrays instead of sets of Boards:
 * **Even n (the side to move is mated):** un-make the moves of the side to
   move from the other side's positions found mating in n-1; a candidate is
   mated in n only if *every* legal move leads into a mate already found
-  (checked forward).
+  (checked forward).  Black's candidates keep a counter instead (where it
+  fits: not in five-piece pawn tables, whose gigabyte it would add): the
+  moves not yet refuted, counted when the position is first reached and
+  counted down by every later un-move into it, so a position reached in
+  ply after ply is not checked forward again each time.
 * Each ply does both: White to move and Black to move each get their value
   n from the other side's positions of value n-1.  A bare king never mates,
   so with a lone black king half of this is skipped, and the thesis's
@@ -67,8 +71,9 @@ WHITE, BLACK = 0, 1
 SIDES = (WHITE, BLACK)
 #: Positions handled per step when a pass touches the whole index space.
 CHUNK = 1 << 20
-#: From this many indices per side on (five pieces), the first pass goes side by side when it may
-#: let sub-tables go (see _Engine.classify): one more decoding pass, for most of a gigabyte less at the peak.
+#: From this many indices per side on (five pieces with a pawn), the first pass goes side by side when it
+#: may let sub-tables go (see _Engine.classify): one more decoding pass, for most of a gigabyte less at the
+#: peak; and Black's loss plies check forward instead of keeping a counter byte per position.
 SIDE_BY_SIDE = 1 << 27
 #: Largest piece of a frontier handed to one thread (its predecessors must fit in memory).
 BATCH = 1 << 18
@@ -203,6 +208,8 @@ class _Engine:
         self.kernel_layout = kernels.KernelLayout.of(self.layout)
         # one bit per index: the loss candidates already checked in this ply (see kernels._keep_unchecked)
         self._checked = np.zeros(-(-size // 8), dtype=np.uint8) if any(self.can_lose) else None
+        self._counters: Optional[np.ndarray] = None  # Black's loss counters, see kernels.count_losses
+        self._pulled = False
 
     def release_subtables(self) -> None:
         """Let go of the sub-tables (after :meth:`classify`, the only pass that reads them)."""
@@ -401,7 +408,11 @@ class _Engine:
 
     def loss_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
         """Even n: predecessors of the frontier (and exits or en passant double steps losing in n) whose
-        every move loses by n."""
+        every move loses by n.
+
+        Black's predecessors are counted down (:func:`Util.kernels.count_losses`), White's checked forward:
+        a white king's un-move can reach one position from both diagonal twins of a pawnless table, which a
+        count would take for two moves.  After a ply that pulls instead, the counters start again."""
         lay, mine, other = self.kernel_layout, self.dtm[side], self.dtm[1 - side]
         steps, exit_value = self.double_steps[side], self.exit_value[side]
         ep = self.en_passant_worst(side)
@@ -410,11 +421,20 @@ class _Engine:
         direct = [exits.at(n)]
         if steps.parent.size:
             direct.append(steps.parent[steps.defender_wins_in(other) == n - 1])
-        return self._ply(side, n, frontier, direct,
-                         pull=partial(self.kernels.pull_losses, lay, side, n),
-                         push=partial(self.kernels.mark_losses, lay, side, n),
-                         confirm=partial(self.kernels.confirm_losses, lay, side, n),
-                         arrays=(mine, other, exit_value, *ep, checked))
+        if side == BLACK and self.layout.size < SIDE_BY_SIDE:
+            if self._counters is None:  # allocated here, after the first pass and its peak
+                self._counters = np.zeros(self.layout.size, dtype=np.uint8)
+            push = partial(self.kernels.count_losses, lay, side, n, self._counters)
+        else:
+            push = partial(self.kernels.mark_losses, lay, side, n)
+        found = self._ply(side, n, frontier, direct,
+                          pull=partial(self.kernels.pull_losses, lay, side, n), push=push,
+                          confirm=partial(self.kernels.confirm_losses, lay, side, n),
+                          arrays=(mine, other, exit_value, *ep, checked))
+        if self._counters is not None and side == BLACK and self._pulled:  # un-moves not counted: start again
+            counters = self._counters
+            self.threads.map(lambda span: counters[span[0] : span[1]].fill(0), _spans(counters.size, CHUNK))
+        return found
 
     def _pulling_is_cheaper(self, side: int, frontier: np.ndarray) -> bool:
         """Fewer undecided positions than frontier positions (only counted for a large frontier)."""
@@ -426,7 +446,8 @@ class _Engine:
         over spans of the undecided positions when that is less work), and ``confirm`` the positions
         ``direct`` decided by a move into another table at this ply.  Each kernel takes its positions,
         then ``arrays``, then the buffer for what it finds.  Returns the new positions."""
-        if self._pulling_is_cheaper(side, frontier):
+        self._pulled = self._pulling_is_cheaper(side, frontier)
+        if self._pulled:
             jobs = [partial(pull, *span, *arrays) for span in _spans(self.layout.size, CHUNK)]
         else:
             jobs = [partial(_on_piece, push, frontier, a, b, *arrays)

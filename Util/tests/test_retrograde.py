@@ -76,3 +76,28 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
     assert dropped == [(0, sorted(by_white - by_black))]  # after White's exits: what only White's moves reach
     promotions = {m for m in by_white - by_black if len(m) == len(material)}  # as many pieces: promotions
     assert bool(promotions) == ("P" in material.split("v")[0])
+
+
+@pytest.mark.parametrize("material", ["KQvKR", "KRvKP", "KPvKP", "KQvKQ", "KBNvK"])
+def test_counting_black_losses_gives_the_same_table_as_checking_forward(material, store, monkeypatch):
+    """Black's loss plies count each candidate's moves down (kernels.count_losses); five-piece pawn tables
+    check forward instead (no room for the counters).  Both must give the same arrays: here the forward
+    check is forced onto tables that count: pawnless ones with diagonal twins, pawns, en passant (KPvKP)."""
+    from Util import kernels, retrograde
+
+    calls = []
+    count_losses = kernels.count_losses
+
+    def spy(*args):
+        calls.append(1)
+        return count_losses(*args)
+
+    monkeypatch.setattr(kernels, "count_losses", spy)
+    counted = compute_table(Material.parse(material), dict(store._subtables(Material.parse(material))))
+    assert calls, "Black's loss plies did not count"
+    calls.clear()
+    monkeypatch.setattr(retrograde, "SIDE_BY_SIDE", 0)
+    checked = compute_table(Material.parse(material), dict(store._subtables(Material.parse(material))))
+    assert not calls
+    assert np.array_equal(checked.dtm_white, counted.dtm_white)
+    assert np.array_equal(checked.dtm_black, counted.dtm_black)
