@@ -253,8 +253,10 @@ def _read_payload(path: Path) -> dict:
     return payload
 
 
-def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np.ndarray, set]:
-    """Material, both DTM arrays (duplicates restored) and the set of n that occur, after every check."""
+def _checked_arrays(path: Path, payload: dict,
+                    sides: Tuple[bool, ...] = (True, False)) -> Tuple[Material, np.ndarray, np.ndarray, tuple]:
+    """Material, the DTM arrays of ``sides`` (True: White to move; duplicates restored, the other side's
+    array empty) and the n in which White and Black mate that occur in them, after every check."""
     def fail(reason: str) -> ChessAIFileError:
         return ChessAIFileError(f"{path}: {reason}")
 
@@ -277,12 +279,15 @@ def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np
         raise fail(f"the S_n data has the wrong size for {material} (expected {size} entries per side)")
     if _sha256(white, black) != payload.get("sha256"):
         raise fail("the S_n data does not match its checksum: the file was altered or damaged")
-    # each side's bytes are let go once copied: a 5-piece pawn table then needs 1.5 GB to load, not 2 GB
+    # each side's bytes are let go once copied (or at once, where that side is not wanted): a 5-piece pawn
+    # table then needs 1.5 GB to load, not 2 GB
     del white, black
-    dtm_white = np.frombuffer(payload.pop("dtm_white"), dtype=np.uint8).copy()
-    dtm_black = np.frombuffer(payload.pop("dtm_black"), dtype=np.uint8).copy()
-    layout.restore_duplicates(dtm_white)
-    layout.restore_duplicates(dtm_black)
+    arrays = []
+    for key, wanted in (("dtm_white", True in sides), ("dtm_black", False in sides)):
+        data = payload.pop(key)
+        arrays.append(_side_array(layout, data) if wanted else np.empty(0, np.uint8))
+        del data
+    dtm_white, dtm_black = arrays
     white_n, black_n = _values_present(dtm_white), _values_present(dtm_black)
     white_wins = {n for n in white_n if n % 2} | {n for n in black_n if n % 2 == 0}
     black_wins = {n for n in white_n if n % 2 == 0} | {n for n in black_n if n % 2}
@@ -291,9 +296,16 @@ def _checked_arrays(path: Path, payload: dict) -> Tuple[Material, np.ndarray, np
     return material, dtm_white, dtm_black, (white_wins, black_wins)
 
 
-def _values_present(values: np.ndarray, chunk: int = 1 << 24) -> set:
-    """The n (not UNKNOWN) that occur in ``values``; counted chunk by chunk, which is several times
-    faster than one bincount over a 5-piece table (and needs no table-sized temporary)."""
+def _side_array(layout: Layout, data: bytes) -> np.ndarray:
+    """One side's stored bytes as the engine's array, with the entries left out of the file restored."""
+    values = np.frombuffer(data, dtype=np.uint8).copy()
+    layout.restore_duplicates(values)
+    return values
+
+
+def _values_present(values: np.ndarray, chunk: int = 1 << 20) -> set:
+    """The n (not UNKNOWN) that occur in ``values``; counted a megabyte at a time, which is several
+    times faster than one bincount over a 5-piece table (and needs no table-sized temporary)."""
     counts = np.zeros(256, dtype=np.int64)
     for start in range(0, values.size, chunk):
         counts += np.bincount(values[start : start + chunk], minlength=256)
@@ -331,6 +343,19 @@ def load_table_with_counts(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int],
     counts = _counts(path, payload, "board_counts", white_wins)
     counts_black = _counts(path, payload, "board_counts_black", black_wins) if not material.lone_black_king else {}
     return DtmTable(material, dtm_white, dtm_black), counts, counts_black
+
+
+def load_sides(path: os.PathLike, sides: Tuple[bool, ...]) -> DtmTable:
+    """Only the arrays of ``sides`` (True: White to move) of a table file, the others empty: what a
+    calculation reads of a table it leads into (a promotion reads one side of a 5-piece table, which
+    halves the work of loading it).  Checked as :func:`load_table` checks, except the board counts,
+    which need both sides' values."""
+    path = Path(path)
+    payload = _read_payload(path)
+    if payload.get("kind") != "table":
+        raise ChessAIFileError(f"{path}: this is a {payload.get('kind')!r} file, not a finished table")
+    material, dtm_white, dtm_black, _ = _checked_arrays(path, payload, sides)
+    return DtmTable(material, dtm_white, dtm_black)
 
 
 def _counts(path: Path, payload: dict, key: str, present: set) -> Dict[int, int]:

@@ -6,7 +6,8 @@ import zipfile
 import numpy as np
 import pytest
 
-from Util.chessai_file import FORMAT_VERSION, ChessAIFileError, load_table, load_table_with_counts, save_table
+from Util.chessai_file import (FORMAT_VERSION, ChessAIFileError, load_sides, load_table, load_table_with_counts,
+                               save_table)
 from Util.expansion import board_counts, board_counts_by_winner
 from Util.material import Material
 
@@ -55,6 +56,21 @@ def test_tables_with_black_pieces_round_trip_with_both_winners(material, store, 
     assert counts and counts_black  # both sides mate somewhere in these tables
     payload = _payload(path)
     assert payload["version"] == FORMAT_VERSION == 3 and payload["piece_list"] == Material.parse(material).letters
+
+
+@pytest.mark.parametrize("material", ["KBBvK", "KQvKR", "KPvKP"])
+def test_one_side_is_read_as_the_whole_file_holds_it(material, store, tmp_path):
+    """What a calculation reads of a sub-table: one side to move, the same values (diagonal mirrors and
+    identical pieces restored), the other side empty."""
+    original = store.get(material)
+    path = save_table(original, tmp_path / f"{material}.chessAI", *board_counts_by_winner(original))
+    for white_to_move in (True, False):
+        table = load_sides(path, (white_to_move,))
+        wanted, other = (table.dtm_white, table.dtm_black) if white_to_move else (table.dtm_black, table.dtm_white)
+        assert np.array_equal(wanted, original.dtm_white if white_to_move else original.dtm_black)
+        assert other.size == 0
+    both = load_sides(path, (True, False))
+    assert np.array_equal(both.dtm_white, original.dtm_white) and np.array_equal(both.dtm_black, original.dtm_black)
 
 
 def test_large_tables_are_deflated_faster_and_read_the_same(store, tmp_path, monkeypatch):
@@ -153,6 +169,8 @@ def test_tampered_values_with_a_valid_zip_are_refused(kqk_file, tmp_path):
     _write(tampered, pickle.dumps(payload))
     with pytest.raises(ChessAIFileError, match="checksum"):
         load_table(tampered)
+    with pytest.raises(ChessAIFileError, match="checksum"):  # also when only the untouched side is wanted
+        load_sides(tampered, (False,))
 
 
 def test_newer_format_version_says_to_update(kqk_file, tmp_path):
