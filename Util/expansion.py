@@ -72,15 +72,25 @@ def board_counts_by_winner(table: DtmTable) -> Tuple[Dict[int, int], Dict[int, i
     mates in n) and a Black win when even; in the Black-to-move array the
     other way round.
     """
+    layout = table.layout
+    per_slot = int(layout.strides[0])
+    # Without identical pieces an entry's weight depends on its white king's slot alone: a batch inside
+    # one slot is one plain count, times that slot's weight (five times faster than weighing each entry).
+    by_slot = not layout.identical_groups
+    step = min(BATCH, per_slot) if by_slot else BATCH  # powers of two: a batch never straddles two slots
+    slot_weight = _board_weights(layout, np.arange(len(layout.king_squares)) * per_slot) if by_slot else None
+
     def count(job: Tuple[np.ndarray, int]) -> np.ndarray:  # by index range: no table-sized temporaries
         array, start = job
-        index = start + np.flatnonzero(array[start : start + BATCH] != UNKNOWN)
-        return np.bincount(array[index], weights=_board_weights(table.layout, index), minlength=UNKNOWN)
+        if by_slot:
+            return np.bincount(array[start : start + step], minlength=256)[:UNKNOWN] * slot_weight[start // per_slot]
+        index = start + np.flatnonzero(array[start : start + step] != UNKNOWN)
+        return np.bincount(array[index], weights=_board_weights(layout, index), minlength=UNKNOWN)
 
     per_side = []
     with Threads() as threads:
         for array in (table.dtm_white, table.dtm_black):
-            jobs = [(array, start) for start in range(0, array.size, BATCH)]
+            jobs = [(array, start) for start in range(0, array.size, step)]
             per_side.append(np.sum(threads.map(count, jobs), axis=0) if jobs else np.zeros(UNKNOWN))
     n = np.arange(UNKNOWN)
     white_wins = np.where(n % 2 == 1, per_side[0], per_side[1])
