@@ -20,7 +20,7 @@ EPILOG = "Tables are written to S_n_Results/ by default (CHESSAI_RESULTS overrid
 
 
 def _cmd_calculate(args) -> int:
-    from .calculation import calculate_table, calculation_order
+    from .calculation import calculation_order
 
     if args.all:
         materials = calculation_order(max_pieces=args.max_pieces)
@@ -39,11 +39,18 @@ def _cmd_calculate(args) -> int:
         if len(materials) > 1 and _table_file_ok(material):
             print(f"{material}: already computed", flush=True)
             continue
-        path, table, counts, counts_black = calculate_table(material, args.out, progress=not args.quiet,
-                                                            checkpoint_seconds=args.checkpoint_seconds,
-                                                            fresh=args.fresh and material in named)
-        print(_summary(table, path, counts, counts_black), flush=True)
+        print(_calculate_one(material, args, fresh=args.fresh and material in named), flush=True)
     return 0
+
+
+def _calculate_one(material, args, fresh: bool) -> str:
+    """Compute one table and write its file; the summary line.  The table is let go on return, before
+    the next one starts (a 5-piece pawn table would otherwise hold 1 GB through the next one's peak)."""
+    from .calculation import calculate_table
+
+    path, table, counts, counts_black = calculate_table(material, args.out, progress=not args.quiet,
+                                                        checkpoint_seconds=args.checkpoint_seconds, fresh=fresh)
+    return _summary(table, path, counts, counts_black)
 
 
 def _table_file_ok(material) -> bool:

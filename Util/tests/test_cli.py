@@ -213,3 +213,28 @@ def test_stats_of_a_both_sided_table_lists_both_winners(kqkr_folder, sequence_of
     black = {int(n): int(c) for _, n, c in (line.split() for line in lines if line.startswith("black "))}
     assert white == sequence.board_counts and black == sequence.black.board_counts
     assert lines[-1] == f"total {sum(white.values()) + sum(black.values())}"
+
+
+def test_calculate_lets_go_of_each_table_before_the_next_one_starts(tmp_path, monkeypatch):
+    """With several tables (``--all``), one table's arrays are freed before the next one is computed:
+    a 5-piece pawn table's gigabyte must not stay through the next table's peak."""
+    import gc
+    import weakref
+
+    from Util import calculation, cli
+
+    monkeypatch.chdir(tmp_path)
+    computed = calculation.calculate_table
+    earlier, alive_at_start = [], []
+
+    def recording(material, *args, **kwargs):
+        gc.collect()
+        alive_at_start.append([ref() is not None for ref in earlier])
+        result = computed(material, *args, **kwargs)
+        earlier.append(weakref.ref(result[1]))
+        return result
+
+    monkeypatch.setattr(calculation, "calculate_table", recording)
+    assert cli.main(["calculate", "KQvK", "KRvK", "KRvKQ", "--quiet"]) == 0
+    assert len(alive_at_start) == 3 and alive_at_start[0] == []
+    assert not any(any(alive) for alive in alive_at_start), alive_at_start
