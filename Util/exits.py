@@ -15,6 +15,10 @@ in KQvKR leaves KRvK with Black to move and White a lone king: the table
 KRvK seen from the other side): :class:`SubTables` looks such positions up
 with the board turned round and the colours exchanged, which keeps the
 value: odd n is always a win for the side to move.
+
+:class:`ExitFinder` states the rule on numpy arrays; the engine's first pass
+runs it compiled, position by position (:mod:`Util.kernel_exits`, tested
+equal to this), and uses this one for the few en passant captures.
 """
 
 from __future__ import annotations

@@ -707,3 +707,6 @@ def warm_up() -> None:
     mates(lay, 1, 0, 8, bits, values, other, exit_value, ep_parent, ep_worst, found)
     count_losses(lay, 1, 2, np.zeros(size, np.uint8), one, values, other, exit_value, ep_parent, ep_worst, bits, found)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)
+    from .kernel_exits import warm_up as warm_up_exits
+
+    warm_up_exits()

@@ -37,8 +37,10 @@ but on integer indices in numpy arrays instead of sets of Boards:
 Only the newest S_n (the frontier) is touched each ply, never the whole
 array, which is what makes it fast.  The loops over single positions
 (un-make the moves of a frontier position, check a candidate's moves
-forwards) run compiled, in :mod:`Util.kernels`; this module says what they
-are asked to do, ply by ply.
+forwards) run compiled, in :mod:`Util.kernels`, and so does the first pass
+over every position (legality, :mod:`Util.kernel_rules`; exits,
+:mod:`Util.kernel_exits`); this module says what they are asked to do, ply
+by ply.
 
 **Both cores.**  Within one ply the frontier's pieces are independent:
 marking only ever writes n into positions still unknown, and the forward
@@ -203,8 +205,9 @@ class _Engine:
         self.exit_value = [np.zeros(size, dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
         self.double_steps = [DoubleSteps.empty(), DoubleSteps.empty()]  # see Util.en_passant
         # imported here, not at the top: numba's import would cost every probe 0.4 s
-        from . import kernel_rules, kernels
-        self.kernels, self.kernel_rules = kernels, kernel_rules
+        from . import kernel_exits, kernel_rules, kernels
+        self.kernels, self.kernel_rules, self.kernel_exits = kernels, kernel_rules, kernel_exits
+        self._exit_pass: List[Optional["kernel_exits.ExitPass"]] = [None, None]  # during classify only
         self.kernel_layout = kernels.KernelLayout.of(self.layout)
         # one bit per index: the loss candidates already checked in this ply (see kernels._keep_unchecked)
         self._checked = np.zeros(-(-size // 8), dtype=np.uint8) if any(self.can_lose) else None
@@ -232,14 +235,18 @@ class _Engine:
         then the sub-tables that only White's moves lead into (the promotion tables of a White pawn: 0.7 GB
         for KRPvKR) are let go before Black's exit bytes fill their gigabyte, then Black's exits."""
         spans = _spans(self.layout.size, CHUNK)
+        self._exit_pass = [self.kernel_exits.ExitPass(self.layout, side, self.exits.subtables)
+                           if self.exits.has_exits(side) else None for side in SIDES]
         if release_subtables and self.layout.size >= SIDE_BY_SIDE and not self.layout.en_passant_possible:
             self.threads.map(self._legality_range, spans)
-            by_side = [self.threads.map(partial(self._side_exits_range, WHITE), spans)]
+            by_side = [self.threads.map(partial(self._side_exits, WHITE), spans)]
+            self._exit_pass[WHITE] = None  # it holds the sub-tables' arrays too
             self._release_subtables_only(WHITE)
-            by_side.append(self.threads.map(partial(self._side_exits_range, BLACK), spans))
+            by_side.append(self.threads.map(partial(self._side_exits, BLACK), spans))
             parts = [list(pair) for pair in zip(*by_side)]
         else:
             parts = self.threads.map(self._classify_range, spans)
+        self._exit_pass = [None, None]
         if self.layout.en_passant_possible:
             self._find_double_steps([p[2:] for p in parts])
         exits = []
@@ -282,10 +289,10 @@ class _Engine:
         self._legality_range(span)
         if not any(self.exits.has_exits(side) for side in SIDES):
             return [self._no_exits(side) for side in SIDES]
-        index = np.arange(*span, dtype=np.int64)
-        squares = self.layout.decode(index)
-        found = [self._side_exits(side, span, index, squares) for side in SIDES]
+        found = [self._side_exits(side, span) for side in SIDES]
         if self.layout.en_passant_possible:
+            index = np.arange(*span, dtype=np.int64)
+            squares = self.layout.decode(index)
             legal = [self.dtm[side][span[0] : span[1]] != ILLEGAL for side in SIDES]
             found += [find_double_steps(self.layout, side, index[legal[side]], [s[legal[side]] for s in squares])
                       for side in SIDES]
@@ -297,32 +304,24 @@ class _Engine:
         checks = [self._in_check[s] if self.can_lose[s] else none for s in SIDES]
         self.kernel_rules.classify_span(self.kernel_layout, *span, *self.dtm, *checks)
 
-    def _side_exits_range(self, side: int, span: Tuple[int, int]) -> Tuple[np.ndarray, np.ndarray]:
-        """:meth:`_side_exits` of one side for the indices in ``span`` (legality already marked)."""
-        if not self.exits.has_exits(side):
-            return self._no_exits(side)
-        index = np.arange(*span, dtype=np.int64)
-        return self._side_exits(side, span, index, self.layout.decode(index))
-
     def _no_exits(self, side: int) -> Tuple[np.ndarray, np.ndarray]:
         return (None, np.zeros(256, np.int64)) if self.can_lose[side] else (np.empty(0, np.int32),
                                                                            np.empty(0, np.uint8))
 
-    def _side_exits(self, side: int, span: Tuple[int, int], index: np.ndarray,
-                    squares: List[np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
-        """``side``'s exits from the legal positions among ``index`` (= ``range(*span)``, decoded to
-        ``squares``): written to the exit bytes where those are kept (then ``(None, counts per byte)``),
-        else ``(indices, values)`` of those that decide a position."""
-        if not self.exits.has_exits(side):
+    def _side_exits(self, side: int, span: Tuple[int, int]) -> Tuple[np.ndarray, np.ndarray]:
+        """``side``'s exits from the legal positions in ``span`` (legality already marked): written to the
+        exit bytes where those are kept (then ``(None, counts per byte)``), else ``(indices, values)`` of
+        those that decide a position."""
+        exit_pass = self._exit_pass[side]
+        if exit_pass is None:
             return self._no_exits(side)
-        legal = self.dtm[side][span[0] : span[1]] != ILLEGAL
-        rows = index[legal]
-        value = self.exits.values(side, [s[legal] for s in squares])
+        start, stop = span
         if self.can_lose[side]:
-            self.exit_value[side][rows] = value
-            return None, np.bincount(value, minlength=256)
-        deciding = (value != NO_EXIT) & (value != DRAW)
-        return rows[deciding].astype(np.int32), value[deciding]
+            return None, exit_pass(start, stop, self.dtm[side], self.exit_value[side][start:stop])
+        value = np.empty(stop - start, dtype=np.uint8)
+        exit_pass(start, stop, self.dtm[side], value)
+        deciding = np.flatnonzero((value != NO_EXIT) & (value != DRAW))
+        return (deciding + start).astype(np.int32), value[deciding]
 
     def _release_subtables_only(self, side: int) -> None:
         """Let go of the sub-tables that only ``side``'s moves lead into: no exit of the other side reads them."""

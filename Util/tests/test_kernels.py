@@ -121,3 +121,35 @@ def test_compiled_legality_equals_python_chess_is_valid(letters):
             assert black_check == board.is_check(), board.fen()
         legal_seen += white_ok + black_ok
     assert legal_seen > 500
+
+
+@pytest.mark.parametrize("name", ["KQvK", "KPvK", "KQvKR", "KRvKP", "KPvKP", "KBNvK", "KNvKP"])
+def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
+    """Every legal position's exit byte (best capture or promotion, looked up in the smaller table) from
+    the compiled pass equals Util.exits.ExitFinder's, for both sides to move: captures by either side,
+    a king's captures, promotions with and without a capture, children stored with the colours swapped."""
+    from Util.exits import NO_EXIT, ExitFinder, SubTables
+    from Util.kernel_exits import ExitPass
+    from Util.kernel_rules import classify_span
+    from Util.kernels import KernelLayout
+
+    material = Material.parse(name)
+    layout = Layout(material)
+    subtables = SubTables(dict(store._subtables(material)))
+    finder = ExitFinder(layout, subtables)
+    legal = [np.empty(layout.size, dtype=np.uint8) for _ in range(2)]
+    none = np.empty(0, dtype=np.uint8)
+    classify_span(KernelLayout.of(layout), 0, layout.size, *legal, none, none)
+    found_exits = False
+    for side in (0, 1):
+        if not finder.has_exits(side):
+            continue
+        compiled = np.empty(layout.size, dtype=np.uint8)
+        counts = ExitPass(layout, side, subtables)(0, layout.size, legal[side], compiled)
+        rows = np.flatnonzero(legal[side] != 254)
+        expected = finder.values(side, layout.decode(rows))
+        assert np.array_equal(compiled[rows], expected)
+        assert (compiled[legal[side] == 254] == NO_EXIT).all()
+        assert np.array_equal(counts, np.bincount(expected, minlength=256))
+        found_exits |= bool((expected != NO_EXIT).any())
+    assert found_exits

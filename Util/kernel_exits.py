@@ -1,0 +1,250 @@
+"""The exits of :mod:`Util.exits`, compiled: the exit byte of one position at a time.
+
+The first pass of the engine gives every position its exit byte: the best
+result a capture or promotion gives the side to move, looked up in the
+smaller table that move leads into.  :class:`Util.exits.ExitFinder` states
+it on whole numpy arrays (and still serves the few en passant captures);
+this module does the same per position with numba, for the whole table.
+On numpy arrays the pass built temporary arrays for every move kind and
+pair of pieces, over every position; compiled, a position's few captures
+are found in registers, and the look-ups into the smaller tables are made
+for a block of positions at once, so that their waits for memory overlap.
+
+Everything the kernel must know about a move kind (which piece moves, which
+is taken, whether a pawn promotes, and how the position after it is looked
+up in its table) is worked out once in Python (:func:`exit_moves`), as one
+row of integers per move kind.
+"""
+
+from __future__ import annotations
+
+from typing import List, NamedTuple
+
+import numpy as np
+from numba import njit
+from numba.typed import List as TypedList
+
+from .exits import DRAW, ILLEGAL, NO_EXIT, SubTables, _child_order
+from .kernel_rules import attacks, status
+from .kernels import (BLACK_PAWN, WHITE_PAWN, _BIT, _FOLD_ROW, _KIND_OF_LETTER, _SLOT_OF_SQUARE, _TRANSFORMS,
+                      KernelLayout, _decode, _occupancy, _packed, kind_of, stride)
+from .layout import Layout
+from .material import PROMOTION_LETTERS, Material
+
+# The columns of a move-kind row (see exit_moves).
+MOVER, CAPTURED, GROUP_END, PROMOTES, TABLE, WHITE_TO_MOVE, FLIP, COUNT, PAWNS, KINDS, COLOURS, ORDER = range(12)
+#: Columns of one row: ORDER is followed by one column per piece of the position after the move.
+ROW_WIDTH = ORDER + 5
+
+
+class ExitMoves(NamedTuple):
+    """The move kinds of one side that leave the table: ``rows`` (int64, one per kind, columns as named
+    above) and ``tables``, the DTM arrays they lead into (``rows[:, TABLE]`` indexes them)."""
+
+    rows: np.ndarray
+    tables: List[np.ndarray]
+
+
+def exit_moves(layout: Layout, side: int, subtables: SubTables) -> ExitMoves:
+    """Every kind of capture or promotion of ``side`` (0 White, 1 Black) in ``layout``'s material, and
+    how the position after it is found in its table: the same moves as ExitFinder.values.
+
+    A row says: piece ``MOVER`` goes to the square of piece ``CAPTURED`` (or, -1, a pawn steps forward),
+    taking it (the rows up to ``GROUP_END`` have the same mover and captured piece: one test whether the
+    move is possible serves them all); ``PROMOTES`` 1: only for a pawn on its seventh rank, which becomes the piece in the child's
+    letters, 0: only for a piece that does not promote.  The position after it has ``COUNT`` pieces;
+    child piece k stands where parent piece ``ORDER + k`` stood (the mover: on its target), every square
+    XOR ``FLIP`` (56 where the child's table is stored with the colours the other way round, which turns
+    the board round).  Its letters (``KINDS``, ``COLOURS`` packed as in KernelLayout) and ``PAWNS`` are
+    those of the stored table, in which ``WHITE_TO_MOVE`` says who is to move.
+    """
+    letters = layout.letters
+    enemies = [j for j in layout.pieces_of[1 - side] if j >= 2]
+    rows, tables, table_ids = [], [], {}
+    for mover in layout.pieces_of[side]:
+        pawn = letters[mover] in "Pp"
+        for captured in enemies + ([-1] if pawn else []):
+            pieces = [None] + (list(PROMOTION_LETTERS) if pawn else [])
+            if captured < 0:
+                pieces = pieces[1:]  # a pawn's step without promotion stays in the table
+            group_end = len(rows) + len(pieces)
+            for piece in pieces:
+                child = list(letters)
+                if piece is not None:
+                    child[mover] = piece if side == 0 else piece.lower()
+                keep = [k for k in range(len(letters)) if k != captured]
+                material, order = _child_order([child[k] for k in keep])
+                parents = [keep[k] for k in order]
+                white_to_move = side == 1
+                if not material.is_canonical:  # the board turned round, the colours exchanged
+                    whites = len(material.white)
+                    parents = [parents[1], parents[0]] + parents[2 + whites :] + parents[2 : 2 + whites]
+                    white_to_move = not white_to_move
+                stored = material.canonical
+                key = (stored, white_to_move)
+                if key not in table_ids:
+                    table = subtables.tables[stored]
+                    table_ids[key] = len(tables)
+                    tables.append(table.dtm_white if white_to_move else table.dtm_black)
+                stored_letters = Layout(stored).letters
+                row = [mover, captured, group_end, int(piece is not None), table_ids[key], int(white_to_move),
+                       0 if material.is_canonical else 56, len(parents), int(stored.has_pawns),
+                       _packed([_KIND_OF_LETTER[c] for c in stored_letters]),
+                       _packed([0 if c.isupper() else 1 for c in stored_letters], bits=1)]
+                rows.append(row + parents + [0] * (ROW_WIDTH - ORDER - len(parents)))
+    return ExitMoves(np.array(rows, dtype=np.int64).reshape(-1, ROW_WIDTH), tables)
+
+
+class ExitPass:
+    """The compiled exit bytes of one side of one material (see :func:`exit_bytes`)."""
+
+    def __init__(self, layout: Layout, side: int, subtables: SubTables):
+        moves = exit_moves(layout, side, subtables)
+        self.lay, self.rows = KernelLayout.of(layout), moves.rows
+        # One type for every array in the list: a table read from a file is read-only, so all are viewed so.
+        views = [table.view() for table in moves.tables] or [np.empty(0, dtype=np.uint8)]
+        self.tables = TypedList()
+        for view in views:
+            view.flags.writeable = False
+            self.tables.append(view)
+
+    def __call__(self, start: int, stop: int, legal: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """Exit bytes of the indices ``range(start, stop)`` into ``out`` (NO_EXIT where ``legal``, the
+        side's DTM array, holds ILLEGAL); returns how many legal positions have each exit byte."""
+        counts = np.zeros(256, dtype=np.int64)
+        if exit_bytes(self.lay, start, stop, legal, self.rows, self.tables, out, counts):
+            raise RuntimeError("a capture or promotion leads into a mate longer than 252 plies: the DTM bytes "
+                               "cannot hold it")
+        return counts
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _rank(value):
+    """How good an exit byte is for the mover (as Util.exits.outcome_rank): a faster mate higher, then a
+    draw, then a slower defeat; NO_EXIT lowest."""
+    if value == NO_EXIT:
+        return -1
+    if value == DRAW:
+        return 512
+    if value % 2 == 1:
+        return 1024 - value
+    return value
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _stored_index(squares, count, pawns):
+    """Index of the position ``squares`` in a table of ``count`` pieces (with pawns or not), folded by
+    symmetry onto its canonical white-king squares (as Layout.encode_canonical)."""
+    row = _FOLD_ROW[pawns, squares[0]]
+    index = _SLOT_OF_SQUARE[pawns, _TRANSFORMS[row, squares[0]]] * stride(count, 0)
+    for i in range(1, count):
+        index += _TRANSFORMS[row, squares[i]] * stride(count, i)
+    return index
+
+
+#: Positions whose children are looked up together: the look-ups of a block wait for memory side by side.
+BLOCK = 1024
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _target(lay, squares, occ, rows, r):
+    """Where the mover of move kind ``r`` lands if the move is possible in the position ``squares``
+    (a capture: the captured piece is attacked; a pawn's step: the square ahead is free), else -1."""
+    mover, captured = rows[r, MOVER], rows[r, CAPTURED]
+    source, kind = squares[mover], kind_of(lay.kinds, mover)
+    if captured >= 0:
+        return squares[captured] if attacks(kind, source, squares[captured], occ) else -1
+    target = source + (8 if kind == WHITE_PAWN else -8)
+    return -1 if occ & _BIT[target] else target
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _promotes(lay, squares, mover):
+    """1 if piece ``mover`` is a pawn on its seventh rank (its moves promote), else 0."""
+    kind = kind_of(lay.kinds, mover)
+    if kind == WHITE_PAWN:
+        return 1 if squares[mover] >> 3 == 6 else 0
+    if kind == BLACK_PAWN:
+        return 1 if squares[mover] >> 3 == 1 else 0
+    return 0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _child_index(squares, rows, child, r, target):
+    """The index, in its table, of the position after move kind ``r`` (the mover to ``target``), or -1
+    where that position is illegal (the mover's king left in check)."""
+    mover, count = rows[r, MOVER], rows[r, COUNT]
+    for k in range(count):
+        parent = rows[r, ORDER + k]
+        child[k] = (target if parent == mover else squares[parent]) ^ rows[r, FLIP]
+    white_ok, black_ok, _, _ = status(rows[r, KINDS], rows[r, COLOURS], child, count)
+    if not (white_ok if rows[r, WHITE_TO_MOVE] else black_ok):
+        return -1
+    return _stored_index(child, count, rows[r, PAWNS])
+
+
+@njit(nogil=True, cache=True)
+def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
+    """Write the exit byte of each index in ``range(start, stop)`` to ``out[index - start]`` (NO_EXIT
+    where ``legal[index]`` is ILLEGAL) and count the legal ones per byte in ``counts``.  ``rows`` and
+    ``tables``: the side's move kinds (:func:`exit_moves`).  Returns True if a child's mate is too long
+    for a byte (253 plies or more).
+
+    A block of positions at a time: first every child's index, then their values (independent reads of
+    tables of up to half a gigabyte, which overlap), then each position's best."""
+    squares, child = np.empty(8, dtype=np.int64), np.empty(8, dtype=np.int64)
+    size = BLOCK * rows.shape[0]
+    owner, table_of, child_index = np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
+    value = np.empty(size, dtype=np.uint8)
+    too_long = False
+    for block in range(start, stop, BLOCK):
+        end = min(block + BLOCK, stop)
+        m = 0
+        for index in range(block, end):
+            out[index - start] = NO_EXIT
+            if legal[index] == ILLEGAL:
+                continue
+            _decode(index, lay, squares)
+            occ = _occupancy(squares, lay.count)
+            r = 0
+            while r < rows.shape[0]:
+                target = _target(lay, squares, occ, rows, r)
+                if target >= 0:
+                    promotes = _promotes(lay, squares, rows[r, MOVER])
+                    for kind in range(r, rows[r, GROUP_END]):
+                        if rows[kind, PROMOTES] == promotes:
+                            q = _child_index(squares, rows, child, kind, target)
+                            if q >= 0:
+                                owner[m], table_of[m], child_index[m] = index - start, rows[kind, TABLE], q
+                                m += 1
+                r = rows[r, GROUP_END]
+        for t in range(len(tables)):  # one table at a time: fetching a table from the list costs atomics
+            table = tables[t]
+            for k in range(m):
+                if table_of[k] == t:
+                    value[k] = table[child_index[k]]
+        for k in range(m):
+            v = np.int64(value[k])
+            if v == DRAW:
+                exit_value = DRAW
+            else:
+                if v >= 253:
+                    too_long = True
+                exit_value = v + 1
+            if _rank(exit_value) > _rank(np.int64(out[owner[k]])):
+                out[owner[k]] = exit_value
+        for index in range(block, end):
+            if legal[index] != ILLEGAL:
+                counts[out[index - start]] += 1
+    return too_long
+
+
+def warm_up() -> None:
+    """Load (the first time on a machine: compile) the exit kernel on a tiny table."""
+    from .retrograde import DtmTable
+
+    layout = Layout(Material("Q"))
+    kvk = np.full(10 * 64, DRAW, dtype=np.uint8)
+    exits = ExitPass(layout, 1, SubTables({Material(""): DtmTable(Material(""), kvk, kvk)}))
+    legal = np.full(8, ILLEGAL, dtype=np.uint8)
+    exits(0, 8, legal, np.empty(8, dtype=np.uint8))
