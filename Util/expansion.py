@@ -74,24 +74,30 @@ def board_counts_by_winner(table: DtmTable) -> Tuple[Dict[int, int], Dict[int, i
     """
     layout = table.layout
     per_slot = int(layout.strides[0])
-    # Without identical pieces an entry's weight depends on its white king's slot alone: a batch inside
-    # one slot is one plain count, times that slot's weight (five times faster than weighing each entry).
-    by_slot = not layout.identical_groups
-    step = min(BATCH, per_slot) if by_slot else BATCH  # powers of two: a batch never straddles two slots
-    slot_weight = _board_weights(layout, np.arange(len(layout.king_squares)) * per_slot) if by_slot else None
+    # An entry's weight depends on its white king's slot and on the squares of the identical pieces, the
+    # lowest-numbered of which is ``first``: so on the slot and the index modulo ``period`` alone.  Each
+    # slot's weights for one period are found once, and a batch is one weighed count (without identical
+    # pieces, one plain count times the slot's weight): five to ten times faster than weighing each entry.
+    first = min((min(group) for group in layout.identical_groups), default=layout.piece_count)
+    period = int(layout.strides[first]) * 64 if first < layout.piece_count else 1
+    step = max(period, min(BATCH, per_slot))  # powers of two: batches tile a slot, periods tile a batch
 
-    def count(job: Tuple[np.ndarray, int]) -> np.ndarray:  # by index range: no table-sized temporaries
-        array, start = job
-        if by_slot:
-            return np.bincount(array[start : start + step], minlength=256)[:UNKNOWN] * slot_weight[start // per_slot]
-        index = start + np.flatnonzero(array[start : start + step] != UNKNOWN)
-        return np.bincount(array[index], weights=_board_weights(layout, index), minlength=UNKNOWN)
+    def count(job: Tuple[np.ndarray, int]) -> np.ndarray:  # one slot, by index range: no table-sized temporaries
+        array, slot = job
+        start = slot * per_slot
+        weights = _board_weights(layout, start + np.arange(period))
+        batches = [array[batch : batch + step] for batch in range(start, start + per_slot, step)]
+        if period == 1:
+            return sum(np.bincount(part, minlength=256) for part in batches)[:UNKNOWN] * weights[0]
+        weights = np.tile(weights.astype(np.float64), step // period)
+        weighed = sum(np.bincount(part, weights=weights, minlength=256) for part in batches)
+        return weighed[:UNKNOWN].round().astype(np.int64)
 
     per_side = []
     with Threads() as threads:
         for array in (table.dtm_white, table.dtm_black):
-            jobs = [(array, start) for start in range(0, array.size, step)]
-            per_side.append(np.sum(threads.map(count, jobs), axis=0) if jobs else np.zeros(UNKNOWN))
+            jobs = [(array, slot) for slot in range(array.size // per_slot)]
+            per_side.append(np.sum(threads.map(count, jobs), axis=0) if jobs else np.zeros(UNKNOWN, np.int64))
     n = np.arange(UNKNOWN)
     white_wins = np.where(n % 2 == 1, per_side[0], per_side[1])
     black_wins = np.where(n % 2 == 1, per_side[1], per_side[0])
