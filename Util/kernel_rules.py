@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .exits import ILLEGAL, UNKNOWN
+from .exits import ILLEGAL
 from .geometry import BETWEEN, BLACK_PAWN_ATTACKS, KING_ADJACENT, KNIGHT_ATTACKS, LINE, LINE_KIND, RANK_OF
 from .geometry import WHITE_PAWN_ATTACKS
 from .kernels import BISHOP, BLACK_PAWN, KING, KNIGHT, QUEEN, ROOK, WHITE_PAWN, _decode, colour_of, kind_of
@@ -99,17 +99,20 @@ def status(kinds, colours, squares, count):
 
 @njit(nogil=True, cache=True)
 def classify_span(lay, start, stop, dtm_white, dtm_black, check_white, check_black):
-    """Mark every index in ``range(start, stop)`` UNKNOWN (legal with that side to move) or ILLEGAL in
-    ``dtm_white`` / ``dtm_black``, and set its bit in ``check_white`` / ``check_black`` (bits packed
+    """Mark ILLEGAL in ``dtm_white`` / ``dtm_black`` every index in ``range(start, stop)`` that is illegal
+    with that side to move, and set its bit in ``check_white`` / ``check_black`` (bits packed
     big-endian, as numpy.packbits; an empty array: not wanted) where it is legal and in check.
-    ``start`` must be a multiple of 8, so that threads never share a byte of the bits."""
+    Legal entries keep their value: UNKNOWN in a new engine's arrays, a checkpoint's values in a
+    resumed one's.  ``start`` must be a multiple of 8, so that threads never share a byte of the bits."""
     count = lay.count
     squares = np.empty(count, dtype=np.int64)
     for index in range(start, stop):
         _decode(index, lay, squares)
         white_ok, black_ok, white_check, black_check = status(lay.kinds, lay.colours, squares, count)
-        dtm_white[index] = UNKNOWN if white_ok else ILLEGAL
-        dtm_black[index] = UNKNOWN if black_ok else ILLEGAL
+        if not white_ok:
+            dtm_white[index] = ILLEGAL
+        if not black_ok:
+            dtm_black[index] = ILLEGAL
         bit = np.uint8(1 << (7 - (index & 7)))
         if white_ok and white_check and check_white.size:
             check_white[index >> 3] |= bit

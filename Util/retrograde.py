@@ -189,7 +189,8 @@ class _ExitScan:
 class _Engine:
     """One table's computation; see the module docstring."""
 
-    def __init__(self, material: Material, subtables: Dict[Material, DtmTable], threads: Threads):
+    def __init__(self, material: Material, subtables: Dict[Material, DtmTable], threads: Threads,
+                 values: Optional[Tuple[np.ndarray, np.ndarray]] = None):
         self.material = material
         self.threads = threads
         self.layout = Layout(material)
@@ -198,7 +199,9 @@ class _Engine:
         # A bare king never mates: with a lone black king (the thesis's case) White never loses.
         self.can_win = (bool(material.white), bool(material.black))
         self.can_lose = (self.can_win[1], self.can_win[0])
-        self.dtm = (np.full(size, UNKNOWN, dtype=np.uint8), np.full(size, UNKNOWN, dtype=np.uint8))
+        # A resumed calculation continues in the checkpoint's own arrays (classify only adds the ILLEGAL
+        # marks): a copy beside them would add a gigabyte to a five-piece pawn table's first pass.
+        self.dtm = values or (np.full(size, UNKNOWN, dtype=np.uint8), np.full(size, UNKNOWN, dtype=np.uint8))
         # Per side that can lose: one check bit per index (until the mates are found), and the exit byte
         # (see Util.exits), found once so that the forward checks need not redo captures.
         self._in_check = [np.zeros(-(-size // 8), dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
@@ -358,13 +361,6 @@ class _Engine:
     def forget_checks(self) -> None:
         """Free the in-check bits: only the mates need them."""
         self._in_check = [None, None]
-
-    def take_values(self, dtm_white: np.ndarray, dtm_black: np.ndarray) -> None:
-        """Adopt the values of a checkpoint (UNKNOWN there leaves this engine's ILLEGAL marks alone)."""
-        for mine, theirs in zip(self.dtm, (dtm_white, dtm_black)):
-            for start, stop in _spans(mine.size, CHUNK):
-                known = theirs[start:stop] != UNKNOWN
-                mine[start:stop][known] = theirs[start:stop][known]
 
     def publish(self) -> None:
         """Turn ILLEGAL into UNKNOWN in place, at the end (chunk by chunk, on all threads)."""
@@ -552,7 +548,9 @@ def compute_table(
 
     ``subtables`` must hold every material of ``material.dependencies()``.
     ``resume=(n_done, dtm_white, dtm_black)`` continues a calculation whose
-    plies up to ``n_done`` were finished (from a checkpoint).  ``on_ply(n,
+    plies up to ``n_done`` were finished (from a checkpoint; UNKNOWN where
+    undecided or illegal). The engine continues in those two arrays, without
+    a copy, so they are the result's arrays afterwards.  ``on_ply(n,
     size_of_S_n)`` is called after each ply, ``checkpoint(n, dtm_white,
     dtm_black)`` too, so the caller may save progress (see CheckpointCallback:
     no copies are made, a 5-piece table with a pawn has 1 GB of them).  ``threads``: how many
@@ -566,12 +564,25 @@ def compute_table(
         raise ValueError(f"{material} needs the tables {', '.join(missing)} first")
     pool = Threads(threads or core_count())
     try:
-        engine = _Engine(material, subtables, pool)
+        engine = _Engine(material, subtables, pool, values=_checkpoint_values(material, resume))
         if release_subtables:
             subtables = None
         return _run(engine, resume, on_ply, checkpoint, release_subtables)
     finally:
         pool.close()
+
+
+def _checkpoint_values(material: Material, resume) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """The arrays of ``resume`` (see :func:`compute_table`), checked to fit ``material``; None without."""
+    if resume is None:
+        return None
+    size = Layout(material).size
+    arrays = tuple(resume[1:])
+    for array in arrays:
+        if array.dtype != np.uint8 or array.shape != (size,) or not array.flags.writeable:
+            raise ValueError(f"the checkpoint's arrays do not fit {material}: {size} writable uint8 entries "
+                             f"per side expected, got {array.dtype} {array.shape}")
+    return arrays
 
 
 def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = False) -> DtmTable:
@@ -591,8 +602,7 @@ def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = 
         if checkpoint:
             checkpoint(0, engine.dtm_white, engine.dtm_black)
     else:
-        n_done, dtm_white, dtm_black = resume
-        engine.take_values(dtm_white, dtm_black)
+        n_done = resume[0]
         frontiers = [_indices_equal(engine.dtm[side], n_done, engine.threads) for side in SIDES]
     engine.forget_checks()
     last_exit = max(e.last for e in exits)

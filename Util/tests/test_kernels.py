@@ -128,7 +128,7 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     """Every legal position's exit byte (best capture or promotion, looked up in the smaller table) from
     the compiled pass equals Util.exits.ExitFinder's, for both sides to move: captures by either side,
     a king's captures, promotions with and without a capture, children stored with the colours swapped."""
-    from Util.exits import NO_EXIT, ExitFinder, SubTables
+    from Util.exits import NO_EXIT, UNKNOWN, ExitFinder, SubTables
     from Util.kernel_exits import ExitPass
     from Util.kernel_rules import classify_span
     from Util.kernels import KernelLayout
@@ -137,7 +137,7 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     layout = Layout(material)
     subtables = SubTables(dict(store._subtables(material)))
     finder = ExitFinder(layout, subtables)
-    legal = [np.empty(layout.size, dtype=np.uint8) for _ in range(2)]
+    legal = [np.full(layout.size, UNKNOWN, dtype=np.uint8) for _ in range(2)]  # classify marks the ILLEGAL ones
     none = np.empty(0, dtype=np.uint8)
     classify_span(KernelLayout.of(layout), 0, layout.size, *legal, none, none)
     found_exits = False

@@ -101,3 +101,33 @@ def test_counting_black_losses_gives_the_same_table_as_checking_forward(material
     assert not calls
     assert np.array_equal(checked.dtm_white, counted.dtm_white)
     assert np.array_equal(checked.dtm_black, counted.dtm_black)
+
+
+@pytest.mark.parametrize("material", ["KQvKR", "KPvKP"])
+def test_resuming_in_a_checkpoints_arrays_gives_the_same_table(material, store):
+    """A resumed calculation continues in the checkpoint's own arrays (no copy beside them).  Stopped
+    after ply 7 of a table where both sides mate (and, in KPvKP, en passant is possible), with the
+    arrays as a file stores them (UNKNOWN for illegal and undecided, repeats blanked and restored), it
+    must end with the uninterrupted table."""
+    from Util.exits import ILLEGAL, UNKNOWN
+    from Util.layout import Layout
+
+    material = Material.parse(material)
+    layout = Layout(material)
+    subtables = {m: store.get(m) for m in material.dependencies()}
+    saved = {}
+
+    def checkpoint(n, dtm_white, dtm_black):
+        if n == 7:
+            for key, values in (("white", dtm_white), ("black", dtm_black)):
+                stored = layout.blank_duplicates(values, UNKNOWN)
+                stored[stored == ILLEGAL] = UNKNOWN
+                layout.restore_duplicates(stored)
+                saved[key] = stored
+
+    expected = compute_table(material, subtables, checkpoint=checkpoint)
+    assert (saved["white"] < 7).any() and (saved["black"] < 7).any()
+    resumed = compute_table(material, subtables, resume=(7, saved["white"], saved["black"]))
+    assert resumed.dtm_white is saved["white"]  # continued in place
+    assert np.array_equal(resumed.dtm_white, expected.dtm_white)
+    assert np.array_equal(resumed.dtm_black, expected.dtm_black)
