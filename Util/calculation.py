@@ -22,6 +22,7 @@ from typing import Dict, Iterable, List, Optional, Tuple, Union
 import numpy as np
 
 from .chessai_file import ChessAIFileError, load_checkpoint, load_sides, load_table, save_checkpoint, save_table
+from .exits import PromotionSlice, promotion_slices
 from .expansion import board_counts_by_winner
 from .material import PIECE_ORDER, Material
 from .parallel import Threads
@@ -86,17 +87,23 @@ class TableStore:
         table = self._tables.get(material) or self._load(material, sides) or self.get(material)
         return _only(table, sides)
 
-    def _subtables(self, material: Material) -> Dict[Material, DtmTable]:
+    def _subtables(self, material: Material) -> Dict[Material, Union[DtmTable, PromotionSlice]]:
         """The sides of the sub-tables that ``material``'s calculation reads.  Those in files are read on
         all cores at once (unzipping, checksums and copies release the interpreter lock: the four
         promotion tables of a 5-piece pawn table take half the time), and only the sides read are made
-        into arrays (a third less work per promotion table); the others are computed."""
+        into arrays (a third less work per promotion table); the others are computed.  Of a table with
+        pawns that only promotions lead into, only the part they read is kept (see PromotionSlice)."""
         needed = material.sides_read()
+        parts = promotion_slices(material)
         on_file = [(m, sides) for m, sides in needed.items()
                    if m not in self._tables and default_path(m, self.results_dir).exists()]
 
+        def kept(m: Material, table: Optional[DtmTable]):
+            """A table that only promotions lead into: only the part they read (an eighth of one side)."""
+            return PromotionSlice(table, *parts[m]) if table is not None and m in parts else table
+
         def read(item) -> Tuple[Material, Optional[DtmTable]]:
-            return item[0], self._load(*item)
+            return item[0], kept(item[0], self._load(*item))
 
         large = sum(default_path(m, self.results_dir).stat().st_size for m, _ in on_file) > (1 << 24)
         if large and len(on_file) > 1:
@@ -105,7 +112,7 @@ class TableStore:
             return_freed_memory()  # what the reading threads freed stays in their heaps otherwise
         else:  # small files: a pool and a trim would cost more than they save
             loaded = dict(map(read, on_file))
-        return {m: loaded.get(m) or self._sides(m, sides) for m, sides in needed.items()}
+        return {m: loaded.get(m) or kept(m, self._sides(m, sides)) for m, sides in needed.items()}
 
     def compute(self, material: MaterialLike, checkpoint_path: Optional[Path] = None,
                 checkpoint_seconds: float = 10.0) -> DtmTable:

@@ -18,21 +18,23 @@ row of integers per move kind.
 
 from __future__ import annotations
 
+import itertools
 from typing import List, NamedTuple
 
 import numpy as np
 from numba import njit
 from numba.typed import List as TypedList
 
-from .exits import DRAW, ILLEGAL, NO_EXIT, SubTables, _child_order
+from .exits import DRAW, ILLEGAL, NO_EXIT, PromotionSlice, SubTables, child_moves
 from .kernel_rules import attacks, status
 from .kernels import (BLACK_PAWN, WHITE_PAWN, _BIT, _FOLD_ROW, _KIND_OF_LETTER, _SLOT_OF_SQUARE, _TRANSFORMS,
                       KernelLayout, _decode, _occupancy, _packed, kind_of, stride)
 from .layout import Layout
-from .material import PROMOTION_LETTERS, Material
+from .material import Material
 
 # The columns of a move-kind row (see exit_moves).
-MOVER, CAPTURED, GROUP_END, PROMOTES, TABLE, WHITE_TO_MOVE, FLIP, COUNT, PAWNS, KINDS, COLOURS, ORDER = range(12)
+(MOVER, CAPTURED, GROUP_END, PROMOTES, TABLE, WHITE_TO_MOVE, FLIP, COUNT, PAWNS, KINDS, COLOURS, PART_SHIFT,
+ PART_RANK, ORDER) = range(14)
 #: Columns of one row: ORDER is followed by one column per piece of the position after the move.
 ROW_WIDTH = ORDER + 5
 
@@ -46,8 +48,9 @@ class ExitMoves(NamedTuple):
 
 
 def exit_moves(layout: Layout, side: int, subtables: SubTables) -> ExitMoves:
-    """Every kind of capture or promotion of ``side`` (0 White, 1 Black) in ``layout``'s material, and
-    how the position after it is found in its table: the same moves as ExitFinder.values.
+    """Every kind of capture or promotion of ``side`` (0 White, 1 Black) in ``layout``'s material
+    (:func:`Util.exits.child_moves`), and how the position after it is found in its table: the same
+    moves as ExitFinder.values.
 
     A row says: piece ``MOVER`` goes to the square of piece ``CAPTURED`` (or, -1, a pawn steps forward),
     taking it (the rows up to ``GROUP_END`` have the same mover and captured piece: one test whether the
@@ -56,43 +59,38 @@ def exit_moves(layout: Layout, side: int, subtables: SubTables) -> ExitMoves:
     child piece k stands where parent piece ``ORDER + k`` stood (the mover: on its target), every square
     XOR ``FLIP`` (56 where the child's table is stored with the colours the other way round, which turns
     the board round).  Its letters (``KINDS``, ``COLOURS`` packed as in KernelLayout) and ``PAWNS`` are
-    those of the stored table, in which ``WHITE_TO_MOVE`` says who is to move.
+    those of the stored table, in which ``WHITE_TO_MOVE`` says who is to move.  Where only the part of
+    that table that promotions reach is kept (a :class:`Util.exits.PromotionSlice`), ``PART_SHIFT`` and
+    ``PART_RANK`` are its shift and rank (else -1).
     """
-    letters = layout.letters
-    enemies = [j for j in layout.pieces_of[1 - side] if j >= 2]
     rows, tables, table_ids = [], [], {}
-    for mover in layout.pieces_of[side]:
-        pawn = letters[mover] in "Pp"
-        for captured in enemies + ([-1] if pawn else []):
-            pieces = [None] + (list(PROMOTION_LETTERS) if pawn else [])
-            if captured < 0:
-                pieces = pieces[1:]  # a pawn's step without promotion stays in the table
-            group_end = len(rows) + len(pieces)
-            for piece in pieces:
-                child = list(letters)
-                if piece is not None:
-                    child[mover] = piece if side == 0 else piece.lower()
-                keep = [k for k in range(len(letters)) if k != captured]
-                material, order = _child_order([child[k] for k in keep])
-                parents = [keep[k] for k in order]
-                white_to_move = side == 1
-                if not material.is_canonical:  # the board turned round, the colours exchanged
-                    whites = len(material.white)
-                    parents = [parents[1], parents[0]] + parents[2 + whites :] + parents[2 : 2 + whites]
-                    white_to_move = not white_to_move
-                stored = material.canonical
-                key = (stored, white_to_move)
-                if key not in table_ids:
-                    table = subtables.tables[stored]
-                    table_ids[key] = len(tables)
-                    tables.append(table.dtm_white if white_to_move else table.dtm_black)
-                stored_letters = Layout(stored).letters
-                row = [mover, captured, group_end, int(piece is not None), table_ids[key], int(white_to_move),
-                       0 if material.is_canonical else 56, len(parents), int(stored.has_pawns),
-                       _packed([_KIND_OF_LETTER[c] for c in stored_letters]),
-                       _packed([0 if c.isupper() else 1 for c in stored_letters], bits=1)]
-                rows.append(row + parents + [0] * (ROW_WIDTH - ORDER - len(parents)))
+    for _, group in itertools.groupby(child_moves(layout, side), key=lambda move: (move.mover, move.captured)):
+        group = list(group)
+        group_end = len(rows) + len(group)
+        for move in group:
+            key = (move.stored, move.white_to_move)
+            if key not in table_ids:
+                table_ids[key] = len(tables)
+                tables.append(_looked_up(subtables.tables[move.stored], move.white_to_move))
+            part = subtables.tables[move.stored]
+            part_shift, part_rank = (part.shift, part.rank) if isinstance(part, PromotionSlice) else (-1, -1)
+            if part_shift >= 0 and (part.white_to_move, part.piece, part.rank) != (
+                    move.white_to_move, move.promoted_piece, move.promoted_rank):
+                raise ValueError(f"{move.stored}: the part kept is not the one this promotion reaches")
+            stored_letters = Layout(move.stored).letters
+            row = [move.mover, move.captured, group_end, int(move.piece is not None), table_ids[key],
+                   int(move.white_to_move), move.flip, len(move.parents), int(move.stored.has_pawns),
+                   _packed([_KIND_OF_LETTER[c] for c in stored_letters]),
+                   _packed([0 if c.isupper() else 1 for c in stored_letters], bits=1), part_shift, part_rank]
+            rows.append(row + move.parents + [0] * (ROW_WIDTH - ORDER - len(move.parents)))
     return ExitMoves(np.array(rows, dtype=np.int64).reshape(-1, ROW_WIDTH), tables)
+
+
+def _looked_up(table, white_to_move: bool) -> np.ndarray:
+    """The array that the kernel reads for one side to move of a sub-table (or of the part kept)."""
+    if isinstance(table, PromotionSlice):
+        return table.values
+    return table.dtm_white if white_to_move else table.dtm_black
 
 
 class ExitPass:
@@ -180,7 +178,13 @@ def _child_index(squares, rows, child, r, target):
     white_ok, black_ok, _, _ = status(rows[r, KINDS], rows[r, COLOURS], child, count)
     if not (white_ok if rows[r, WHITE_TO_MOVE] else black_ok):
         return -1
-    return _stored_index(child, count, rows[r, PAWNS])
+    index = _stored_index(child, count, rows[r, PAWNS])
+    shift = rows[r, PART_SHIFT]
+    if shift < 0:
+        return index
+    # kept: only the entries with the promoted piece on its rank (Util.exits.PromotionSlice.index)
+    file = ((index >> shift) & 63) - 8 * rows[r, PART_RANK]
+    return ((index >> (shift + 6)) << (shift + 3)) | (file << shift) | (index & ((1 << shift) - 1))
 
 
 @njit(nogil=True, cache=True)

@@ -131,3 +131,32 @@ def test_resuming_in_a_checkpoints_arrays_gives_the_same_table(material, store):
     assert resumed.dtm_white is saved["white"]  # continued in place
     assert np.array_equal(resumed.dtm_white, expected.dtm_white)
     assert np.array_equal(resumed.dtm_black, expected.dtm_black)
+
+
+@pytest.mark.parametrize("material", ["KPvKP", "KPPvK"])
+def test_promotion_tables_kept_in_part_give_the_same_table(material, store):
+    """Of a table with pawns that only promotions lead into, the calculation keeps the eighth its
+    promotions read (the new piece on the promotion rank, one side to move).  Every entry of that part
+    must be the whole table's, and the table computed from the parts must equal the one computed from
+    whole sub-tables (KPvKP: promotions of both colours into the same table KQvKP)."""
+    from Util.exits import PromotionSlice, promotion_slices
+
+    material = Material.parse(material)
+    parts = store._subtables(material)
+    kept = {m: part for m, part in parts.items() if isinstance(part, PromotionSlice)}
+    assert set(kept) == set(promotion_slices(material)) and kept
+    for m, part in kept.items():
+        whole = store.get(m)
+        side = whole.dtm_white if part.white_to_move else whole.dtm_black
+        full = np.arange(side.size, dtype=np.int64)
+        on_rank = full[((full >> part.shift) & 63) >> 3 == part.rank]
+        assert part.values.size * 8 == side.size == on_rank.size * 8
+        assert np.array_equal(part.values[part.index(on_rank)], side[on_rank])
+        off_rank = [s[:1] for s in whole.layout.decode(full[((full >> part.shift) & 63) >> 3 != part.rank])]
+        with pytest.raises(ValueError, match="outside the part"):
+            part.dtm(off_rank, part.white_to_move)
+    whole_subtables = {m: store.get(m) for m in material.dependencies()}
+    expected = compute_table(material, whole_subtables)
+    from_parts = compute_table(material, parts)
+    assert np.array_equal(from_parts.dtm_white, expected.dtm_white)
+    assert np.array_equal(from_parts.dtm_black, expected.dtm_black)
