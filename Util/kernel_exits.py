@@ -68,13 +68,12 @@ def exit_moves(layout: Layout, side: int, subtables: SubTables) -> ExitMoves:
         group = list(group)
         group_end = len(rows) + len(group)
         for move in group:
-            key = (move.stored, move.white_to_move)
+            table, key = subtables.tables[move.stored], (move.stored, move.white_to_move)
             if key not in table_ids:
                 table_ids[key] = len(tables)
-                tables.append(_looked_up(subtables.tables[move.stored], move.white_to_move))
-            part = subtables.tables[move.stored]
-            part_shift, part_rank = (part.shift, part.rank) if isinstance(part, PromotionSlice) else (-1, -1)
-            if part_shift >= 0 and (part.white_to_move, part.piece, part.rank) != (
+                tables.append(_looked_up(table, move.white_to_move))
+            part_shift, part_rank = (table.shift, table.rank) if isinstance(table, PromotionSlice) else (-1, -1)
+            if part_shift >= 0 and (table.white_to_move, table.piece, table.rank) != (
                     move.white_to_move, move.promoted_piece, move.promoted_rank):
                 raise ValueError(f"{move.stored}: the part kept is not the one this promotion reaches")
             stored_letters = Layout(move.stored).letters
