@@ -116,13 +116,14 @@ def _sha256(white: bytes, black: bytes) -> str:
 
 
 class _StoredSide:
-    """One side's data as the file stores it (repeated entries blanked, the engine's ILLEGAL written as
-    UNKNOWN: a checkpoint is saved from the engine's own arrays), made a piece at a time while it is
-    written, so that saving a 5-piece table needs no copy of its gigabyte.  The pieces also go into
-    ``digest``, the checksum of both sides."""
+    """One side's data as the file stores it (repeated entries blanked; ``from_engine``, for a checkpoint
+    saved from the engine's own arrays: its ILLEGAL written as UNKNOWN), made a piece at a time while it
+    is written, so that saving a 5-piece table needs no copy of its gigabyte.  The pieces also go into
+    ``digest``, the checksum of both sides.  A finished table holds no ILLEGAL: there the same byte is
+    the deepest S_n, 254 (KPPvKP)."""
 
-    def __init__(self, layout: Layout, values: np.ndarray, digest) -> None:
-        self.layout, self.values, self.digest = layout, values, digest
+    def __init__(self, layout: Layout, values: np.ndarray, digest, from_engine: bool = False) -> None:
+        self.layout, self.values, self.digest, self.from_engine = layout, values, digest, from_engine
 
     def __len__(self) -> int:
         return self.values.size
@@ -133,7 +134,8 @@ class _StoredSide:
         for first in range(0, self.values.size // per_slot, slots):
             part = np.asarray(self.values[first * per_slot : (first + slots) * per_slot], dtype=np.uint8)
             part = self.layout.blank_duplicates(part, UNKNOWN, first_slot=first)
-            part[part == ILLEGAL] = UNKNOWN
+            if self.from_engine:
+                part[part == ILLEGAL] = UNKNOWN
             self.digest.update(part)
             yield part
 
@@ -171,7 +173,8 @@ class _StreamingPickler(pickle._Pickler):
     dispatch[_Checksum] = _save_checksum
 
 
-def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.ndarray) -> dict:
+def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.ndarray,
+                    from_engine: bool = False) -> dict:
     layout, digest = Layout(material), hashlib.sha256()
     return {
         "format": "chessAI",
@@ -179,8 +182,8 @@ def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.nda
         "material": material.name,
         "piece_list": material.letters,
         "index_scheme": INDEX_SCHEME,
-        "dtm_white": _StoredSide(layout, dtm_white, digest),
-        "dtm_black": _StoredSide(layout, dtm_black, digest),
+        "dtm_white": _StoredSide(layout, dtm_white, digest, from_engine),
+        "dtm_black": _StoredSide(layout, dtm_black, digest, from_engine),
         "sha256": _Checksum(digest),
     }
 
@@ -203,7 +206,7 @@ def save_table(table: DtmTable, path: os.PathLike, board_counts: Dict[int, int],
 
 def save_checkpoint(path: os.PathLike, material: Material, n_done: int, dtm_white, dtm_black) -> None:
     """Write a resumable checkpoint (stored uncompressed: speed matters more than size here)."""
-    payload = _arrays_payload(material, dtm_white, dtm_black)
+    payload = _arrays_payload(material, dtm_white, dtm_black, from_engine=True)
     payload["kind"] = "checkpoint"
     payload["n_done"] = int(n_done)
     _write_atomic(Path(path), payload, zipfile.ZIP_STORED)

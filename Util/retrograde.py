@@ -18,11 +18,12 @@ but on integer indices in numpy arrays instead of sets of Boards:
 * **Even n (the side to move is mated):** un-make the moves of the side to
   move from the other side's positions found mating in n-1; a candidate is
   mated in n only if *every* legal move leads into a mate already found
-  (checked forward).  Black's candidates keep a counter instead (where it
-  fits: not in five-piece pawn tables, whose gigabyte it would add): the
-  moves not yet refuted, counted when the position is first reached and
-  counted down by every later un-move into it, so a position reached in
-  ply after ply is not checked forward again each time.
+  (checked forward).  Black's candidates keep a counter instead (half a
+  byte in five-piece tables, where a byte would add half a gigabyte; not
+  for a lone king there, whose few moves are checked faster): the moves
+  not yet refuted, counted when the position is first reached and counted
+  down by every later un-move into it, so a position reached in ply after
+  ply is not checked forward again each time.
 * Each ply does both: White to move and Black to move each get their value
   n from the other side's positions of value n-1.  A bare king never mates,
   so with a lone black king half of this is skipped, and the thesis's
@@ -75,8 +76,14 @@ SIDES = (WHITE, BLACK)
 CHUNK = 1 << 20
 #: From this many indices per side on (five pieces with a pawn), the first pass goes side by side when it
 #: may let sub-tables go (see _Engine.classify): one more decoding pass, for most of a gigabyte less at the
-#: peak; and Black's loss plies check forward instead of keeping a counter byte per position.
+#: peak.
 SIDE_BY_SIDE = 1 << 27
+#: From this many indices per side on (five pieces), Black's loss counters take half a byte each (see
+#: Util.kernels.count_losses): 0.27 GB instead of 0.54 GB for a five-piece table with a pawn.
+PACKED_COUNTERS = 1 << 27
+#: The deepest S_n a byte holds: n = 254 (255 is UNKNOWN).  Inside the engine 254 is ILLEGAL, so this
+#: last ply is done apart (see _Engine.deepest_ply).  Only KPPvKP needs it among the 145 tables.
+DEEPEST = ILLEGAL
 #: Largest piece of a frontier handed to one thread (its predecessors must fit in memory).
 BATCH = 1 << 18
 
@@ -416,10 +423,9 @@ class _Engine:
         direct = [exits.at(n)]
         if steps.parent.size:
             direct.append(steps.parent[steps.defender_wins_in(other) == n - 1])
-        if side == BLACK and self.layout.size < SIDE_BY_SIDE:
-            if self._counters is None:  # allocated here, after the first pass and its peak
-                self._counters = np.zeros(self.layout.size, dtype=np.uint8)
-            push = partial(self.kernels.count_losses, lay, side, n, self._counters)
+        counters = self._loss_counters(side)
+        if counters is not None:
+            push = partial(self.kernels.count_losses, lay, side, n, counters, self.layout.size >= PACKED_COUNTERS)
         else:
             push = partial(self.kernels.mark_losses, lay, side, n)
         found = self._ply(side, n, frontier, direct,
@@ -429,6 +435,40 @@ class _Engine:
         if self._counters is not None and side == BLACK and self._pulled:  # un-moves not counted: start again
             counters = self._counters
             self.threads.map(lambda span: counters[span[0] : span[1]].fill(0), _spans(counters.size, CHUNK))
+        return found
+
+    def _loss_counters(self, side: int) -> Optional[np.ndarray]:
+        """Black's loss counters (see :func:`Util.kernels.count_losses`): a byte per position, half a byte
+        in a five-piece table; allocated at the first loss ply, after the first pass and its peak.  None
+        where the candidates are checked forward: White's, and a lone black king's in a five-piece table
+        (its at most eight moves are checked faster than a counter is fetched from a table that size)."""
+        size = self.layout.size
+        if side != BLACK or (size >= PACKED_COUNTERS and not self.material.black):
+            return None
+        if self._counters is None:
+            self._counters = np.zeros(-(-size // 2) if size >= PACKED_COUNTERS else size, dtype=np.uint8)
+        return self._counters
+
+    def deepest_ply(self, frontiers: List[np.ndarray], exits) -> List[np.ndarray]:
+        """Ply 254, the deepest a byte holds (KPPvKP reaches it: Black to move, mated in 127 moves).  Its n
+        is the engine's ILLEGAL, so the positions it finds are handed back (per side to move, to be given
+        254 once the arrays are published) and set UNKNOWN again at once, so that the other side's check
+        sees them as what they are, undecided this ply: a move into them escapes.  Raises if some position
+        would mate in 255 plies, a value no byte holds."""
+        found = []
+        for side in SIDES:
+            new = self.ply(side, DEEPEST, frontiers[1 - side], exits[side])
+            self.dtm[side][new] = UNKNOWN
+            found.append(new)
+        for side in SIDES:
+            if self.can_win[side] and found[1 - side].size:
+                longer = self.kernels.mark_wins(self.kernel_layout, side, DEEPEST + 1, found[1 - side].astype(np.int64),
+                                                self.dtm[side], self.dtm[1 - side], np.empty(1, np.int32))
+                steps = self.double_steps[side]
+                longer += np.count_nonzero(np.isin(steps.child, found[1 - side])
+                                           & (self.dtm[side][steps.parent] == UNKNOWN))
+                if longer:
+                    raise RuntimeError(f"{self.material}: mates longer than {DEEPEST} plies do not fit the DTM bytes")
         return found
 
     def _pulling_is_cheaper(self, side: int, frontier: np.ndarray) -> bool:
@@ -473,6 +513,8 @@ class _Engine:
 
         found = self.threads.map(run, jobs)
         if total[0] > limit:
+            if n == ILLEGAL:  # the deepest ply (see deepest_ply) cannot be read back from the array
+                raise RuntimeError(f"{self.material}: {total[0]} positions at ply {n}, more than it can list")
             return _indices_equal(values, n, self.threads)
         merged = np.sort(np.concatenate(found)) if found else np.empty(0, np.int32)
         return merged[np.r_[True, merged[1:] != merged[:-1]]] if merged.size else merged
@@ -607,16 +649,23 @@ def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = 
     engine.forget_checks()
     last_exit = max(e.last for e in exits)
     n = n_done + 1
+    deepest = None
     while any(f.size for f in frontiers) or n <= last_exit:
-        frontiers = [engine.ply(side, n, frontiers[1 - side], exits[side]) for side in SIDES]
+        if n == DEEPEST:
+            frontiers = deepest = engine.deepest_ply(frontiers, exits)
+        else:
+            frontiers = [engine.ply(side, n, frontiers[1 - side], exits[side]) for side in SIDES]
         if on_ply:
             on_ply(n, sum(f.size for f in frontiers))
+        if n == DEEPEST:
+            break
         if checkpoint:
             checkpoint(n, engine.dtm_white, engine.dtm_black)
         if engine.layout.size >= SIDE_BY_SIDE:
             return_freed_memory()  # a ply's scratch, freed by the threads, would stay in their heaps
         n += 1
-        if n == ILLEGAL:
-            raise RuntimeError(f"{engine.material}: mates longer than {ILLEGAL - 1} plies do not fit the DTM arrays")
     engine.publish()
+    if deepest is not None:
+        for side in SIDES:
+            engine.dtm[side][deepest[side]] = DEEPEST
     return DtmTable(engine.material, engine.dtm_white, engine.dtm_black)

@@ -58,6 +58,28 @@ def test_tables_with_black_pieces_round_trip_with_both_winners(material, store, 
     assert payload["version"] == FORMAT_VERSION == 3 and payload["piece_list"] == Material.parse(material).letters
 
 
+def test_the_deepest_value_is_kept_in_a_table_and_illegal_dropped_in_a_checkpoint(store, tmp_path):
+    """Byte 254 is the deepest S_n in a finished table (KPPvKP's Black to move, mated in 254 plies) and
+    the engine's ILLEGAL mark in a checkpoint saved from its arrays: the file keeps the one and writes
+    UNKNOWN for the other."""
+    from Util.chessai_file import load_checkpoint, save_checkpoint
+    from Util.retrograde import DEEPEST, ILLEGAL, UNKNOWN, DtmTable
+
+    original = store.get("KQvKR")
+    deep = np.flatnonzero(original.dtm_black == 2)[:5]  # legal positions, all distinct in the file
+    black = original.dtm_black.copy()
+    black[deep] = DEEPEST
+    table = DtmTable(original.material, original.dtm_white, black)
+    white_counts, black_counts = board_counts_by_winner(table)
+    assert DEEPEST in white_counts  # Black to move, mated: an S_n in which White mates
+    path = save_table(table, tmp_path / "KQvKR.chessAI", white_counts, black_counts)
+    assert np.array_equal(load_table(path)[0].dtm_black[deep], np.full(deep.size, DEEPEST))
+    checkpoint = tmp_path / "KQvKR.chessAI.partial"
+    save_checkpoint(checkpoint, original.material, 7, original.dtm_white, black)
+    n_done, _, black_read = load_checkpoint(checkpoint, original.material)
+    assert n_done == 7 and DEEPEST == ILLEGAL and (black_read[deep] == UNKNOWN).all()
+
+
 @pytest.mark.parametrize("material", ["KBBvK", "KQvKR", "KPvKP"])
 def test_one_side_is_read_as_the_whole_file_holds_it(material, store, tmp_path):
     """What a calculation reads of a sub-table: one side to move, the same values (diagonal mirrors and

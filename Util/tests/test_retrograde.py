@@ -78,29 +78,64 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
     assert bool(promotions) == ("P" in material.split("v")[0])
 
 
-@pytest.mark.parametrize("material", ["KQvKR", "KRvKP", "KPvKP", "KQvKQ", "KBNvK"])
+@pytest.mark.parametrize("material", ["KQvKR", "KRvKP", "KPvKP", "KQvKQ", "KBNvK", "KQvKB"])
 def test_counting_black_losses_gives_the_same_table_as_checking_forward(material, store, monkeypatch):
-    """Black's loss plies count each candidate's moves down (kernels.count_losses); five-piece pawn tables
-    check forward instead (no room for the counters).  Both must give the same arrays: here the forward
-    check is forced onto tables that count: pawnless ones with diagonal twins, pawns, en passant (KPvKP)."""
+    """Black's loss plies count each candidate's moves down (kernels.count_losses), with a byte per counter
+    or, as in five-piece tables, half a byte (where a black piece has more moves than half a byte
+    counts, the count is made again later).  Both must give the arrays that checking
+    every candidate forward gives: pawnless tables with diagonal twins, pawns, en passant (KPvKP), black
+    pieces with many moves (KQvKR, KQvKQ, KQvKB: MANY counts).  A lone king in a table of the size that
+    packs its counters is checked forward."""
     from Util import kernels, retrograde
 
+    material = Material.parse(material)
     calls = []
     count_losses = kernels.count_losses
 
     def spy(*args):
-        calls.append(1)
+        calls.append(args[4])  # packed
         return count_losses(*args)
 
     monkeypatch.setattr(kernels, "count_losses", spy)
-    counted = compute_table(Material.parse(material), dict(store._subtables(Material.parse(material))))
-    assert calls, "Black's loss plies did not count"
+    counted = compute_table(material, dict(store._subtables(material)))
+    assert calls and not any(calls), "Black's loss plies did not count a byte per position"
     calls.clear()
-    monkeypatch.setattr(retrograde, "SIDE_BY_SIDE", 0)
-    checked = compute_table(Material.parse(material), dict(store._subtables(Material.parse(material))))
+    monkeypatch.setattr(retrograde, "PACKED_COUNTERS", 0)
+    packed = compute_table(material, dict(store._subtables(material)))
+    assert all(calls) and bool(calls) == bool(material.black), "half a byte per counter, not for a lone king"
+    calls.clear()
+    monkeypatch.setattr(retrograde._Engine, "_loss_counters", lambda engine, side: None)
+    checked = compute_table(material, dict(store._subtables(material)))
     assert not calls
-    assert np.array_equal(checked.dtm_white, counted.dtm_white)
-    assert np.array_equal(checked.dtm_black, counted.dtm_black)
+    for table in (counted, packed):
+        assert np.array_equal(checked.dtm_white, table.dtm_white)
+        assert np.array_equal(checked.dtm_black, table.dtm_black)
+
+
+@pytest.mark.parametrize("material", ["KQvK", "KQvKR", "KPvKP"])
+def test_the_deepest_ply_is_done_apart_and_a_deeper_mate_is_refused(material, store, monkeypatch):
+    """Ply 254 (KPPvKP needs it) has the engine's ILLEGAL as its n, so it runs apart (_Engine.deepest_ply):
+    its positions are hidden from the other side's check and written after publishing.  Made the deepest
+    ply of a small table (its own last ply, an even one: Black mated), that path must give the same table;
+    made one ply shallower, there are mates one ply longer, which must be refused."""
+    from Util import retrograde
+
+    material = Material.parse(material)
+    subtables = {m: store.get(m) for m in material.dependencies()}
+    expected = compute_table(material, dict(subtables))
+    deepest = expected.max_n
+    assert deepest % 2 == 0 and (expected.dtm_black == deepest).any()
+    calls = []
+    deepest_ply = retrograde._Engine.deepest_ply
+    monkeypatch.setattr(retrograde._Engine, "deepest_ply", lambda *args: calls.append(1) or deepest_ply(*args))
+    monkeypatch.setattr(retrograde, "DEEPEST", deepest)
+    table = compute_table(material, dict(subtables))
+    assert calls == [1]
+    assert np.array_equal(table.dtm_white, expected.dtm_white)
+    assert np.array_equal(table.dtm_black, expected.dtm_black)
+    monkeypatch.setattr(retrograde, "DEEPEST", deepest - 2)
+    with pytest.raises(RuntimeError, match=f"mates longer than {deepest - 2} plies"):
+        compute_table(material, dict(subtables))
 
 
 @pytest.mark.parametrize("material", ["KQvKR", "KPvKP"])
