@@ -443,96 +443,47 @@ def _mark(cand, m, mine, n, found, count):
 # A loss candidate is usually re-checked in ply after ply, each time one more of its children is won by
 # the opponent (98 % of the checks of KRPvKR's loss plies find an escape).  A counter per position
 # instead: set when the position is first reached (its children not yet won by the opponent), counted
-# down by every later un-move into it; at one every move loses.  Two threads may count one position
+# down by every later un-move into it; at zero every move loses.  Two threads may count one position
 # down at once, so the counters change atomically.
-#
-# A counter is a byte, or in a five-piece table (168 million positions per side, 537 million with a pawn)
-# half a byte, two positions to a byte (``packed``).  Half a byte counts up to 12 moves; a position with
-# more moves that still escape is MANY, and is counted again each time it is reached, until its count
-# fits (so only a queen, rook, bishop or knight beside the black king ever needs this).
 
-#: Counter of a position not reached yet.
-UNSET = 0
-#: Counter of a position that can never lose (a capture, promotion or en passant wins or draws for it),
-#: and of one with too many escaping moves to count, as a byte and as half a byte.
-NEVER, NEVER_PACKED, MANY, MANY_PACKED = 255, 15, 254, 14
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _counter_place(packed, q):
-    """``(byte, shift)``: where the counter of position q is."""
-    if packed:
-        return q >> 1, 4 * (q & 1)
-    return q, 0
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _counter(counters, packed, q):
-    byte, shift = _counter_place(packed, q)
-    return (np.int64(counters[byte]) >> shift) & (15 if packed else 255)
+#: Counter of a position not reached yet, and of one that can never lose (an exit wins or draws).
+UNSET, NEVER = 0, 255
 
 
 @intrinsic
-def _atomic_subtract(typingctx, array, index, amount):
-    """``array[index] -= amount`` (uint8) as one atomic step; returns the byte before."""
+def _atomic_decrement(typingctx, array, index):
+    """``array[index] -= 1`` (uint8) as one atomic step; returns the value before."""
     def codegen(context, builder, signature, args):
         ary = context.make_array(signature.args[0])(context, builder, args[0])
         pointer = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [args[1]], wraparound=False)
-        return builder.atomic_rmw("sub", pointer, args[2], "monotonic")
-    return types.uint8(array, index, types.uint8), codegen
+        return builder.atomic_rmw("sub", pointer, context.get_constant(types.uint8, 1), "monotonic")
+    return types.uint8(array, index), codegen
 
 
 @intrinsic
-def _atomic_swap_if(typingctx, array, index, expected, value):
-    """``array[index] = value`` (uint8) if it is ``expected``, as one atomic step; returns whether it was."""
+def _atomic_set_if_unset(typingctx, array, index, value):
+    """``array[index] = value`` (uint8) if it is UNSET, as one atomic step."""
     def codegen(context, builder, signature, args):
         ary = context.make_array(signature.args[0])(context, builder, args[0])
         pointer = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [args[1]], wraparound=False)
-        result = builder.cmpxchg(pointer, args[2], args[3], "monotonic", "monotonic")
-        return builder.extract_value(result, 1)
-    return types.boolean(array, index, types.uint8, types.uint8), codegen
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _count_down(counters, packed, q):
-    """Count position q's counter down by one (atomically); returns the count before."""
-    byte, shift = _counter_place(packed, q)
-    before = _atomic_subtract(counters, byte, np.uint8(1 << shift))
-    return (np.int64(before) >> shift) & (15 if packed else 255)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _set_counter_if(counters, packed, q, expected, value):
-    """Set position q's counter to ``value`` if it is ``expected`` (atomically: a thread setting the other
-    half of the byte at the same time makes this try again)."""
-    byte, shift = _counter_place(packed, q)
-    mask = np.int64((15 if packed else 255) << shift)
-    while True:
-        old = np.int64(counters[byte])
-        if (old & mask) >> shift != expected:
-            return
-        new = (old & ~mask) | (value << shift)
-        if _atomic_swap_if(counters, byte, np.uint8(old), np.uint8(new)):
-            return
+        builder.cmpxchg(pointer, context.get_constant(types.uint8, UNSET), args[2], "monotonic", "monotonic")
+        return context.get_dummy_value()
+    return types.void(array, index, value), codegen
 
 
 @njit(nogil=True, cache=True)
-def _set_counter(lay, side, n, q, found_counter, packed, other, exit_value, counters, squares, out):
-    """Set the counter of position q (``side`` to move), reached in loss ply n with counter
-    ``found_counter`` (UNSET or MANY): NEVER if an exit wins or draws for it, else 1 + the number of its
-    legal moves not into a position the opponent won before this ply (value odd and below n - 1), or MANY
-    if that does not fit: those into this ply's frontier are counted down right after.  Returns whether
-    every move of a MANY position leads into a position won by now (this ply's un-moves will not count
-    it down, and no later ply reaches it again)."""
-    never, many = (NEVER_PACKED, MANY_PACKED) if packed else (NEVER, MANY)
+def _set_counter(lay, side, n, q, other, exit_value, counters, squares, out):
+    """Set the counter of position q (``side`` to move), reached in loss ply n: NEVER if an exit wins or
+    draws for it, else 1 + the number of its legal moves not into a position the opponent won before
+    this ply (value odd and below n - 1): those into this ply's frontier are counted down right after."""
     e = np.int64(exit_value[q])
     if e != NO_EXIT and e % 2 == 1:  # odd: a mate, or DRAW (255)
-        _set_counter_if(counters, packed, q, found_counter, never)
-        return False
+        _atomic_set_if_unset(counters, q, np.uint8(NEVER))
+        return
     _decode(q, lay, squares)
     occ = _occupancy(squares, lay.count)
     enemy = _enemy_pawns(lay, side, squares)
-    left = into_frontier = 0
+    left = 0
     for k in range(5):
         piece = _piece(lay, side, k)
         if piece < 0:
@@ -541,19 +492,14 @@ def _set_counter(lay, side, n, q, found_counter, packed, other, exit_value, coun
             v = np.int64(other[_moved(lay, q, squares, piece, out[j])])
             if v != ILLEGAL and not (v % 2 == 1 and v < n - 1):
                 left += 1
-                into_frontier += v == n - 1
-    _set_counter_if(counters, packed, q, found_counter, min(left + 1, many))
-    return left + 1 >= many and left == into_frontier
+    _atomic_set_if_unset(counters, q, np.uint8(left + 1))
 
 
 @njit(nogil=True, cache=True)
-def count_losses(lay, side, n, counters, packed, frontier, mine, other, exit_value, ep_parent, ep_worst, checked,
-                 found):
+def count_losses(lay, side, n, counters, frontier, mine, other, exit_value, ep_parent, ep_worst, checked, found):
     """Count down the counters of the undecided predecessors (``side`` to move) of the ``frontier``
-    positions, one per un-move (``packed``: half a byte per counter); give n to those whose last escaping
-    move this was, unless a capture, promotion or en passant loses later for them (those are confirmed at
-    their own ply)."""
-    never, many = (NEVER_PACKED, MANY_PACKED) if packed else (NEVER, MANY)
+    positions, one per un-move; give n to those whose last escaping move this was, unless a capture,
+    promotion or en passant loses later for them (those are confirmed at their own ply)."""
     buffers = _buffers()
     squares, out, cand, _, _, _, fetched = buffers
     count = 0
@@ -561,20 +507,17 @@ def count_losses(lay, side, n, counters, packed, frontier, mine, other, exit_val
         m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
         m = _keep_undecided(cand, m, mine, fetched)
         for k in range(m):
-            fetched[k] = _counter(counters, packed, cand[k])
+            fetched[k] = counters[cand[k]]
         for k in range(m):
             q = cand[k]
-            lost = False
-            if fetched[k] == UNSET or fetched[k] == many:
-                lost = _set_counter(lay, side, n, q, fetched[k], packed, other, exit_value, counters, squares, out)
-            now = _counter(counters, packed, q)
-            if now == never or (now == many and not lost):
+            if fetched[k] == UNSET:
+                _set_counter(lay, side, n, q, other, exit_value, counters, squares, out)
+            if counters[q] == NEVER:
                 continue
-            if now != many:
-                lost = _count_down(counters, packed, q) == 2
-            if lost and _start_value(exit_value[q], q, ep_parent, ep_worst) <= n - 1 and mine[q] == UNKNOWN:
-                mine[q] = n
-                count = _record(found, count, q)
+            if _atomic_decrement(counters, q) == 2 and _start_value(exit_value[q], q, ep_parent, ep_worst) <= n - 1:
+                if mine[q] == UNKNOWN:
+                    mine[q] = n
+                    count = _record(found, count, q)
     return count
 
 
@@ -762,7 +705,7 @@ def warm_up() -> None:
     pull_wins(lay, 0, 1, 0, 8, values, other, found)
     pull_losses(lay, 1, 2, 0, 8, values, other, exit_value, ep_parent, ep_worst, bits, found)
     mates(lay, 1, 0, 8, bits, values, other, exit_value, ep_parent, ep_worst, found)
-    count_losses(lay, 1, 2, np.zeros(size, np.uint8), False, one, values, other, exit_value, ep_parent, ep_worst, bits, found)
+    count_losses(lay, 1, 2, np.zeros(size, np.uint8), one, values, other, exit_value, ep_parent, ep_worst, bits, found)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)
     from .kernel_exits import warm_up as warm_up_exits
 

@@ -18,12 +18,11 @@ but on integer indices in numpy arrays instead of sets of Boards:
 * **Even n (the side to move is mated):** un-make the moves of the side to
   move from the other side's positions found mating in n-1; a candidate is
   mated in n only if *every* legal move leads into a mate already found
-  (checked forward).  Black's candidates keep a counter instead (half a
-  byte in five-piece tables, where a byte would add half a gigabyte; not
-  for a lone king there, whose few moves are checked faster): the moves
-  not yet refuted, counted when the position is first reached and counted
-  down by every later un-move into it, so a position reached in ply after
-  ply is not checked forward again each time.
+  (checked forward).  Black's candidates keep a counter instead (where it
+  fits: not in five-piece pawn tables, whose gigabyte it would add): the
+  moves not yet refuted, counted when the position is first reached and
+  counted down by every later un-move into it, so a position reached in
+  ply after ply is not checked forward again each time.
 * Each ply does both: White to move and Black to move each get their value
   n from the other side's positions of value n-1.  A bare king never mates,
   so with a lone black king half of this is skipped, and the thesis's
@@ -76,11 +75,8 @@ SIDES = (WHITE, BLACK)
 CHUNK = 1 << 20
 #: From this many indices per side on (five pieces with a pawn), the first pass goes side by side when it
 #: may let sub-tables go (see _Engine.classify): one more decoding pass, for most of a gigabyte less at the
-#: peak.
+#: peak; and Black's loss plies check forward instead of keeping a counter byte per position.
 SIDE_BY_SIDE = 1 << 27
-#: From this many indices per side on (five pieces), Black's loss counters take half a byte each (see
-#: Util.kernels.count_losses): 0.27 GB instead of 0.54 GB for a five-piece table with a pawn.
-PACKED_COUNTERS = 1 << 27
 #: The deepest S_n a byte holds: n = 254 (255 is UNKNOWN).  Inside the engine 254 is ILLEGAL, so this
 #: last ply is done apart (see _Engine.deepest_ply).  Only KPPvKP needs it among the 145 tables.
 DEEPEST = ILLEGAL
@@ -423,9 +419,10 @@ class _Engine:
         direct = [exits.at(n)]
         if steps.parent.size:
             direct.append(steps.parent[steps.defender_wins_in(other) == n - 1])
-        counters = self._loss_counters(side)
-        if counters is not None:
-            push = partial(self.kernels.count_losses, lay, side, n, counters, self.layout.size >= PACKED_COUNTERS)
+        if side == BLACK and self.layout.size < SIDE_BY_SIDE:
+            if self._counters is None:  # allocated here, after the first pass and its peak
+                self._counters = np.zeros(self.layout.size, dtype=np.uint8)
+            push = partial(self.kernels.count_losses, lay, side, n, self._counters)
         else:
             push = partial(self.kernels.mark_losses, lay, side, n)
         found = self._ply(side, n, frontier, direct,
@@ -436,18 +433,6 @@ class _Engine:
             counters = self._counters
             self.threads.map(lambda span: counters[span[0] : span[1]].fill(0), _spans(counters.size, CHUNK))
         return found
-
-    def _loss_counters(self, side: int) -> Optional[np.ndarray]:
-        """Black's loss counters (see :func:`Util.kernels.count_losses`): a byte per position, half a byte
-        in a five-piece table; allocated at the first loss ply, after the first pass and its peak.  None
-        where the candidates are checked forward: White's, and a lone black king's in a five-piece table
-        (its at most eight moves are checked faster than a counter is fetched from a table that size)."""
-        size = self.layout.size
-        if side != BLACK or (size >= PACKED_COUNTERS and not self.material.black):
-            return None
-        if self._counters is None:
-            self._counters = np.zeros(-(-size // 2) if size >= PACKED_COUNTERS else size, dtype=np.uint8)
-        return self._counters
 
     def deepest_ply(self, frontiers: List[np.ndarray], exits) -> List[np.ndarray]:
         """Ply 254, the deepest a byte holds (KPPvKP reaches it: Black to move, mated in 127 moves).  Its n
