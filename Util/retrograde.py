@@ -449,6 +449,8 @@ class _Engine:
             if self.can_win[side] and found[1 - side].size:
                 longer = self.kernels.mark_wins(self.kernel_layout, side, DEEPEST + 1, found[1 - side].astype(np.int64),
                                                 self.dtm[side], self.dtm[1 - side], np.empty(1, np.int32))
+                # an undecided parent of a double step into such a position: perhaps a mate in 255 (not
+                # worked out further: the defender might also capture en passant), so refused as well
                 steps = self.double_steps[side]
                 longer += np.count_nonzero(np.isin(steps.child, found[1 - side])
                                            & (self.dtm[side][steps.parent] == UNKNOWN))

@@ -108,7 +108,7 @@ def test_the_deepest_ply_is_done_apart_and_a_deeper_mate_is_refused(material, st
     """Ply 254 (KPPvKP needs it) has the engine's ILLEGAL as its n, so it runs apart (_Engine.deepest_ply):
     its positions are hidden from the other side's check and written after publishing.  Made the deepest
     ply of a small table (its own last ply, an even one: Black mated), that path must give the same table;
-    made one ply shallower, there are mates one ply longer, which must be refused."""
+    made the even ply before, there are mates longer than it, which must be refused."""
     from Util import retrograde
 
     material = Material.parse(material)
