@@ -37,7 +37,7 @@ import struct
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Dict, Iterator, Optional, Tuple
+from typing import Dict, Iterator, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -71,11 +71,85 @@ class ChessAIFileError(ValueError):
     """A ``.chessAI`` file that cannot be used; the message names the file and the reason."""
 
 
-class _PlainUnpickler(pickle.Unpickler):
-    """Admits only pickle's built-in plain types: any global (class, function) is refused."""
+#: Bytes of S_n data read per step: a side's data is read a piece at a time, never whole.
+_READ_PIECE = 1 << 24
+_SIDE_KEYS = ("dtm_white", "dtm_black")
+
+
+class _SideRead(NamedTuple):
+    """One side's S_n data as read: its stored bytes (an array, or None where that side was not wanted)
+    and how many there were."""
+
+    values: Optional[np.ndarray]
+    size: int
+
+
+#: What the unpickler puts in the payload where a side's data was (replaced by a _SideRead once it ends).
+_SIDE_PLACEHOLDER = object()
+
+
+class _PlainUnpickler(pickle._Unpickler):
+    """pickle's own (Python) unpickler, admitting only pickle's built-in plain types: any global (a class,
+    a function) is refused.  The bytes of each side's S_n data are read a piece at a time, through the
+    checksum and into an array where that side is wanted, past it otherwise: a five-piece pawn table
+    holds 537 MB per side, and reading one side as two bytes objects and a copy took three times that
+    (4.6 GB at once for KPPvKP's eight promotion tables, read two at a time)."""
+
+    dispatch = dict(pickle._Unpickler.dispatch)
+
+    def __init__(self, file, sides: Tuple[bool, ...] = (True, False)) -> None:
+        super().__init__(file)
+        self.wanted = {"dtm_white": True in sides, "dtm_black": False in sides}
+        self.sides: Dict[str, _SideRead] = {}
+        self.digest = hashlib.sha256()  # of both sides' data, White's first, as written
 
     def find_class(self, module: str, name: str):
         raise pickle.UnpicklingError(f"it asks to load {module}.{name}, and .chessAI files hold no code or objects")
+
+    def _bytes(self, size: int) -> None:
+        """Push ``size`` bytes; those after the key of a side's data are that side's, read as above."""
+        if size > _MAX_PAYLOAD:
+            raise pickle.UnpicklingError(f"a bytes object of {size} bytes, more than any table has")
+        key = self.stack[-1] if self.stack else None
+        if not isinstance(key, str) or key not in self.wanted or key in self.sides:
+            self.append(self.read(size))
+            return
+        if key == "dtm_black" and "dtm_white" not in self.sides:
+            raise pickle.UnpicklingError("Black's S_n data comes before White's")
+        values = np.empty(size, dtype=np.uint8) if self.wanted[key] else None
+        done = 0
+        while done < size:
+            piece = self.read(min(_READ_PIECE, size - done))
+            if not piece:
+                raise EOFError("the S_n data ends early")
+            self.digest.update(piece)
+            if values is not None:
+                values[done : done + len(piece)] = np.frombuffer(piece, dtype=np.uint8)
+            done += len(piece)
+        self.sides[key] = _SideRead(values, size)
+        self.append(_SIDE_PLACEHOLDER)
+
+    def _load_short_binbytes(self) -> None:
+        self._bytes(self.read(1)[0])
+
+    def _load_binbytes(self) -> None:
+        self._bytes(struct.unpack("<I", self.read(4))[0])
+
+    def _load_binbytes8(self) -> None:
+        self._bytes(struct.unpack("<Q", self.read(8))[0])
+
+    dispatch[pickle.SHORT_BINBYTES[0]] = _load_short_binbytes
+    dispatch[pickle.BINBYTES[0]] = _load_binbytes
+    dispatch[pickle.BINBYTES8[0]] = _load_binbytes8
+
+    def payload(self) -> Tuple[object, str]:
+        """The unpickled payload, each side's data in it as a _SideRead; and the checksum of the data."""
+        payload = self.load()
+        if isinstance(payload, dict):
+            for key in _SIDE_KEYS:
+                if payload.get(key) is _SIDE_PLACEHOLDER:
+                    payload[key] = self.sides[key]
+        return payload, self.digest.hexdigest()
 
 
 def _deflate_level(payload: dict) -> int:
@@ -106,13 +180,6 @@ def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[i
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
-
-
-def _sha256(white: bytes, black: bytes) -> str:
-    """Checksum of both sides' data, as if concatenated (without building the 1 GB concatenation)."""
-    digest = hashlib.sha256(white)
-    digest.update(black)
-    return digest.hexdigest()
 
 
 class _StoredSide:
@@ -220,7 +287,9 @@ def _material_hint(path: Path) -> str:
         return "<MATERIAL>"
 
 
-def _read_payload(path: Path) -> dict:
+def _read_payload(path: Path, sides: Tuple[bool, ...] = (True, False)) -> Tuple[dict, str]:
+    """The file's payload, each side's data in it as a _SideRead (only ``sides`` kept, True: White to
+    move), and the checksum of the data as read; every problem as ChessAIFileError."""
     def fail(reason: str) -> ChessAIFileError:
         return ChessAIFileError(f"{path}: {reason}")
 
@@ -234,7 +303,7 @@ def _read_payload(path: Path) -> dict:
             if members[0].file_size > _MAX_PAYLOAD:
                 raise fail(f"refused: the archive claims {members[0].file_size} bytes, more than any table has")
             with archive.open(members[0]) as member:  # unpickled as it is read: no copy of the whole pickle
-                payload = _PlainUnpickler(member).load()
+                payload, data_sha256 = _PlainUnpickler(member, sides).payload()
     except zipfile.BadZipFile as error:
         raise fail(f"not a readable ZIP archive ({error}); the file is truncated, corrupt or of another kind") from None
     except pickle.UnpicklingError as error:
@@ -253,13 +322,12 @@ def _read_payload(path: Path) -> dict:
             f"written in format version {version} by a newer version of this project; "
             f"this one reads versions up to {FORMAT_VERSION}: update the project"
         )
-    return payload
+    return payload, data_sha256
 
 
-def _checked_arrays(path: Path, payload: dict,
-                    sides: Tuple[bool, ...] = (True, False)) -> Tuple[Material, np.ndarray, np.ndarray, tuple]:
-    """Material, the DTM arrays of ``sides`` (True: White to move; duplicates restored, the other side's
-    array empty) and the n in which White and Black mate that occur in them, after every check."""
+def _checked_arrays(path: Path, payload: dict, data_sha256: str) -> Tuple[Material, np.ndarray, np.ndarray, tuple]:
+    """Material, the DTM arrays of the sides read (duplicates restored; a side not read is an empty
+    array) and the n in which White and Black mate that occur in them, after every check."""
     def fail(reason: str) -> ChessAIFileError:
         return ChessAIFileError(f"{path}: {reason}")
 
@@ -274,22 +342,19 @@ def _checked_arrays(path: Path, payload: dict,
     if not material.lone_black_king and payload["version"] < 3:
         raise fail(f"format version {payload['version']} cannot hold {material}, where Black has pieces")
     white, black = payload.get("dtm_white"), payload.get("dtm_black")
-    if not isinstance(white, bytes) or not isinstance(black, bytes):
+    if not isinstance(white, _SideRead) or not isinstance(black, _SideRead):
         raise fail("the S_n data is missing")
     layout = Layout(material)
     size = layout.size
-    if len(white) != size or len(black) != size:
+    if white.size != size or black.size != size:
         raise fail(f"the S_n data has the wrong size for {material} (expected {size} entries per side)")
-    if _sha256(white, black) != payload.get("sha256"):
+    if data_sha256 != payload.get("sha256"):
         raise fail("the S_n data does not match its checksum: the file was altered or damaged")
-    # each side's bytes are let go once copied (or at once, where that side is not wanted): a 5-piece pawn
-    # table then needs 1.5 GB to load, not 2 GB
-    del white, black
     arrays = []
-    for key, wanted in (("dtm_white", True in sides), ("dtm_black", False in sides)):
-        data = payload.pop(key)
-        arrays.append(_side_array(layout, data) if wanted else np.empty(0, np.uint8))
-        del data
+    for side in (white, black):
+        if side.values is not None:
+            layout.restore_duplicates(side.values)
+        arrays.append(side.values if side.values is not None else np.empty(0, np.uint8))
     dtm_white, dtm_black = arrays
     white_n, black_n = _values_present(dtm_white), _values_present(dtm_black)
     white_wins = {n for n in white_n if n % 2} | {n for n in black_n if n % 2 == 0}
@@ -297,13 +362,6 @@ def _checked_arrays(path: Path, payload: dict,
     if material.lone_black_king and black_wins:
         raise fail("the S_n data breaks the rule that odd n are White to move and even n Black to move")
     return material, dtm_white, dtm_black, (white_wins, black_wins)
-
-
-def _side_array(layout: Layout, data: bytes) -> np.ndarray:
-    """One side's stored bytes as the engine's array, with the entries left out of the file restored."""
-    values = np.frombuffer(data, dtype=np.uint8).copy()
-    layout.restore_duplicates(values)
-    return values
 
 
 def _values_present(values: np.ndarray, chunk: int = 1 << 20) -> set:
@@ -339,10 +397,10 @@ def load_table(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int]]:
 def load_table_with_counts(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int], Dict[int, int]]:
     """Read a table file; returns the table and the board counts per n of White's and of Black's S_n."""
     path = Path(path)
-    payload = _read_payload(path)
+    payload, data_sha256 = _read_payload(path)
     if payload.get("kind") != "table":
         raise ChessAIFileError(f"{path}: this is a {payload.get('kind')!r} file, not a finished table")
-    material, dtm_white, dtm_black, (white_wins, black_wins) = _checked_arrays(path, payload)
+    material, dtm_white, dtm_black, (white_wins, black_wins) = _checked_arrays(path, payload, data_sha256)
     counts = _counts(path, payload, "board_counts", white_wins)
     counts_black = _counts(path, payload, "board_counts_black", black_wins) if not material.lone_black_king else {}
     return DtmTable(material, dtm_white, dtm_black), counts, counts_black
@@ -354,10 +412,10 @@ def load_sides(path: os.PathLike, sides: Tuple[bool, ...]) -> DtmTable:
     halves the work of loading it).  Checked as :func:`load_table` checks, except the board counts,
     which need both sides' values."""
     path = Path(path)
-    payload = _read_payload(path)
+    payload, data_sha256 = _read_payload(path, sides)
     if payload.get("kind") != "table":
         raise ChessAIFileError(f"{path}: this is a {payload.get('kind')!r} file, not a finished table")
-    material, dtm_white, dtm_black, _ = _checked_arrays(path, payload, sides)
+    material, dtm_white, dtm_black, _ = _checked_arrays(path, payload, data_sha256)
     return DtmTable(material, dtm_white, dtm_black)
 
 
@@ -373,10 +431,10 @@ def _counts(path: Path, payload: dict, key: str, present: set) -> Dict[int, int]
 def load_checkpoint(path: os.PathLike, material: Material) -> Optional[Tuple[int, np.ndarray, np.ndarray]]:
     """``(n_done, dtm_white, dtm_black)`` from a checkpoint of ``material``; ChessAIFileError if unusable."""
     path = Path(path)
-    payload = _read_payload(path)
+    payload, data_sha256 = _read_payload(path)
     if payload.get("kind") != "checkpoint" or not isinstance(payload.get("n_done"), int):
         raise ChessAIFileError(f"{path}: not a checkpoint of a calculation")
-    found, dtm_white, dtm_black, _ = _checked_arrays(path, payload)
+    found, dtm_white, dtm_black, _ = _checked_arrays(path, payload, data_sha256)
     if found != material:
         raise ChessAIFileError(f"{path}: a checkpoint of {found}, not of {material}")
     return payload["n_done"], dtm_white, dtm_black

@@ -239,22 +239,36 @@ class _Engine:
 
         With ``release_subtables``, a large table does it side by side: legality first, then White's exits,
         then the sub-tables that only White's moves lead into (the promotion tables of a White pawn: 0.7 GB
-        for KRPvKR) are let go before Black's exit bytes fill their gigabyte, then Black's exits."""
+        for KRPvKR) are let go before Black's exit bytes fill their half gigabyte, then Black's exits and
+        the tables only Black's moves lead into.  Where both sides have pawns, each side's en passant
+        captures (after the other side's double steps) are valued in that side's half, once the tables of
+        its other exits are gone: KPPvKP's first pass then peaks below 3 GB, not at 3.3 GB."""
         spans = _spans(self.layout.size, CHUNK)
         self._exit_pass = [self.kernel_exits.ExitPass(self.layout, side, self.exits.subtables)
                            if self.exits.has_exits(side) else None for side in SIDES]
-        if release_subtables and self.layout.size >= SIDE_BY_SIDE and not self.layout.en_passant_possible:
+        if release_subtables and self.layout.size >= SIDE_BY_SIDE:
             self.threads.map(self._legality_range, spans)
-            by_side = [self.threads.map(partial(self._side_exits, WHITE), spans)]
-            self._exit_pass[WHITE] = None  # it holds the sub-tables' arrays too
-            self._release_subtables_only(WHITE)
-            by_side.append(self.threads.map(partial(self._side_exits, BLACK), spans))
+            by_side = []
+            for side in SIDES:
+                by_side.append(self.threads.map(partial(self._side_exits, side), spans))
+                self._exit_pass[side] = None  # it holds the sub-tables' arrays too
+                if not self.layout.en_passant_possible:
+                    self._release_subtables_only(side)
+                    continue
+                # side's en passant captures (after the other side's double steps) read one table more
+                self._release_subtables_only(side, keep=self.material.without("P", side == BLACK).canonical)
+                self._find_double_steps(1 - side, self.threads.map(partial(self._double_steps_range, 1 - side), spans))
             parts = [list(pair) for pair in zip(*by_side)]
         else:
             parts = self.threads.map(self._classify_range, spans)
+            if self.layout.en_passant_possible:
+                for side in SIDES:
+                    self._find_double_steps(side, [p[2 + side] for p in parts])
         self._exit_pass = [None, None]
         if self.layout.en_passant_possible:
-            self._find_double_steps([p[2:] for p in parts])
+            for side in SIDES:  # needs every position's legality and both sides' exit bytes
+                steps = self.double_steps[side]
+                steps.child_moves = self.has_move(1 - side, steps.child)
         exits = []
         for side in SIDES:
             if self.exit_value[side] is not None:  # the exit bytes are kept: read the exits from them
@@ -267,15 +281,19 @@ class _Engine:
             exits.append(_Exits.of(indices, values))
         return tuple(exits)
 
-    def _find_double_steps(self, parts) -> None:
-        """The double steps after which en passant is possible, with the value of that capture and whether
-        the defender has other moves (which needs every position's legality: so after classify)."""
-        for side in SIDES:
-            parent, child, pawn = (np.concatenate([p[side][k] for p in parts]) for k in range(3))
-            exit_value = capture_exits(self.layout, self.exits, side, child, pawn)
-            steps = DoubleSteps.of([(parent, child, exit_value)])
-            steps.child_moves = self.has_move(1 - side, steps.child)
-            self.double_steps[side] = steps
+    def _find_double_steps(self, side: int, parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray]]) -> None:
+        """``side``'s double steps after which en passant is possible (``parts``: per chunk, see
+        find_double_steps), with the value of that capture; whether the defender has other moves is found
+        once the first pass is through (it needs every position's legality)."""
+        parent, child, pawn = (np.concatenate([p[k] for p in parts]) for k in range(3))
+        parts.clear()
+        exit_value = capture_exits(self.layout, self.exits, side, child, pawn)
+        self.double_steps[side] = DoubleSteps.of([(parent, child, exit_value)])
+
+    def _double_steps_range(self, side: int, span: Tuple[int, int]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """find_double_steps over the legal positions in ``span`` with ``side`` to move."""
+        index = np.arange(*span, dtype=np.int64)[self.dtm[side][span[0] : span[1]] != ILLEGAL]
+        return find_double_steps(self.layout, side, index, self.layout.decode(index))
 
     def has_move(self, side: int, index: np.ndarray) -> np.ndarray:
         """Whether ``side`` has a legal move in each position (``side`` to move); values need not be known."""
@@ -297,11 +315,7 @@ class _Engine:
             return [self._no_exits(side) for side in SIDES]
         found = [self._side_exits(side, span) for side in SIDES]
         if self.layout.en_passant_possible:
-            index = np.arange(*span, dtype=np.int64)
-            squares = self.layout.decode(index)
-            legal = [self.dtm[side][span[0] : span[1]] != ILLEGAL for side in SIDES]
-            found += [find_double_steps(self.layout, side, index[legal[side]], [s[legal[side]] for s in squares])
-                      for side in SIDES]
+            found += [self._double_steps_range(side, span) for side in SIDES]
         return found
 
     def _legality_range(self, span: Tuple[int, int]) -> None:
@@ -329,10 +343,11 @@ class _Engine:
         deciding = np.flatnonzero((value != NO_EXIT) & (value != DRAW))
         return (deciding + start).astype(np.int32), value[deciding]
 
-    def _release_subtables_only(self, side: int) -> None:
-        """Let go of the sub-tables that only ``side``'s moves lead into: no exit of the other side reads them."""
+    def _release_subtables_only(self, side: int, keep: Optional[Material] = None) -> None:
+        """Let go of the sub-tables that only ``side``'s moves lead into (no exit of the other side reads
+        them), except ``keep``."""
         other_reads = {child.canonical for child, white_moved in self.material.moves_out()
-                       if white_moved != (side == WHITE)}
+                       if white_moved != (side == WHITE)} | {keep}
         tables = self.exits.subtables.tables
         for material in [m for m in tables if m not in other_reads]:
             del tables[material]

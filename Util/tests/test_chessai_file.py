@@ -95,6 +95,34 @@ def test_one_side_is_read_as_the_whole_file_holds_it(material, store, tmp_path):
     assert np.array_equal(both.dtm_white, original.dtm_white) and np.array_equal(both.dtm_black, original.dtm_black)
 
 
+@pytest.mark.parametrize("piece", [1000, 4096])
+def test_a_side_read_a_piece_at_a_time_is_the_side_written(piece, store, tmp_path, monkeypatch):
+    """The reader takes each side's data in pieces (so a 5-piece side never exists twice in memory):
+    pieces that end anywhere inside the data, and the checksum over them, give the table written."""
+    from Util import chessai_file
+
+    original = store.get("KQvKR")
+    path = save_table(original, tmp_path / "KQvKR.chessAI", *board_counts_by_winner(original))
+    monkeypatch.setattr(chessai_file, "_READ_PIECE", piece)
+    table, _, _ = load_table_with_counts(path)
+    assert np.array_equal(table.dtm_white, original.dtm_white)
+    assert np.array_equal(table.dtm_black, original.dtm_black)
+    assert np.array_equal(load_sides(path, (False,)).dtm_black, original.dtm_black)
+
+
+def test_sides_in_the_wrong_order_are_refused(kqk_file, tmp_path):
+    """The checksum is of White's data, then Black's, read as they come: a file that holds them the other
+    way round (no writer does) is refused with that reason, not taken for damaged."""
+    payload = _payload(kqk_file)
+    swapped = {k: payload[k] for k in payload if k != "dtm_white"}
+    swapped = {**{k: v for k, v in swapped.items() if k != "sha256"}, "dtm_white": payload["dtm_white"],
+               "sha256": payload["sha256"]}
+    path = tmp_path / "KQvK.chessAI"
+    _write(path, pickle.dumps(swapped))
+    with pytest.raises(ChessAIFileError, match="Black's S_n data comes before White's"):
+        load_table(path)
+
+
 def test_large_tables_are_deflated_faster_and_read_the_same(store, tmp_path, monkeypatch):
     """Above the size threshold the file uses the quicker deflate level: bigger, but the same table."""
     from Util import chessai_file

@@ -48,11 +48,12 @@ def test_sub_tables_loaded_from_files_give_the_same_table(store, tmp_path):
     assert np.array_equal(from_files.dtm_black, reference.dtm_black)
 
 
-@pytest.mark.parametrize("material", ["KQPvK", "KRvKP", "KRPvK"])
+@pytest.mark.parametrize("material", ["KQPvK", "KRvKP", "KRPvK", "KPvKP"])
 def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(material, store, monkeypatch):
     """Five-piece tables go through the first pass one side at a time, dropping the sub-tables only one
     side's moves lead into (a White pawn's promotion tables) before the other side's exit bytes are
-    written. Forced onto four-piece tables here, it must give the very same arrays."""
+    written; where both sides have pawns (KPvKP), each side's en passant captures are valued in its own
+    half. Forced onto four-piece tables here, it must give the very same arrays."""
     from Util import retrograde
 
     expected = store.get(material)
@@ -60,9 +61,9 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
     dropped = []
     release = retrograde._Engine._release_subtables_only
 
-    def spy(engine, side):
+    def spy(engine, side, keep=None):
         before = set(engine.exits.subtables.tables)
-        release(engine, side)
+        release(engine, side, keep)
         dropped.append((side, sorted(m.name for m in before - set(engine.exits.subtables.tables))))
 
     monkeypatch.setattr(retrograde, "SIDE_BY_SIDE", 0)
@@ -73,9 +74,14 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
     moves_out = Material.parse(material).moves_out()
     by_white = {child.canonical.name for child, white_moved in moves_out if white_moved}
     by_black = {child.canonical.name for child, white_moved in moves_out if not white_moved}
-    assert dropped == [(0, sorted(by_white - by_black))]  # after White's exits: what only White's moves reach
+    # after each side's exits, what only its moves reach (but the table of its en passant captures, if any)
+    en_passant = ({Material.parse(material).without("P", white).canonical.name for white in (False, True)}
+                  if material == "KPvKP" else set())
+    assert dropped == [(0, sorted(by_white - by_black - en_passant)), (1, sorted(by_black - by_white - en_passant))]
     promotions = {m for m in by_white - by_black if len(m) == len(material)}  # as many pieces: promotions
-    assert bool(promotions) == ("P" in material.split("v")[0])
+    white, black = material.split("v")
+    # a White pawn's promotion tables go, unless a Black pawn's promotions lead into them too (KPvKP: KQvKP)
+    assert bool(promotions) == ("P" in white and "P" not in black)
 
 
 @pytest.mark.parametrize("material", ["KQvKR", "KRvKP", "KPvKP", "KQvKQ", "KBNvK"])
