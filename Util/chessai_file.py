@@ -43,7 +43,7 @@ import numpy as np
 
 from .layout import Layout
 from .material import Material, MaterialError
-from .retrograde import ILLEGAL, UNKNOWN, DtmTable
+from .retrograde import UNKNOWN, DtmTable
 
 #: 1: every entry stored.  2: entries that repeat another entry's value (identical
 #: pieces out of square order; without pawns, the mirror of a position with the
@@ -183,14 +183,15 @@ def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[i
 
 
 class _StoredSide:
-    """One side's data as the file stores it (repeated entries blanked; ``from_engine``, for a checkpoint
-    saved from the engine's own arrays: its ILLEGAL written as UNKNOWN), made a piece at a time while it
-    is written, so that saving a 5-piece table needs no copy of its gigabyte.  The pieces also go into
+    """One side's data as the file stores it (repeated entries blanked; ``n_done``, for a checkpoint saved
+    from the engine's own arrays after ply n_done: every byte above it written as UNKNOWN, for none is a
+    value yet: ILLEGAL, and Black's loss counters), made a piece at a time while it is written, so that
+    saving a 5-piece table needs no copy of its gigabyte.  The pieces also go into
     ``digest``, the checksum of both sides.  A finished table holds no ILLEGAL: there the same byte is
     the deepest S_n, 254 (KPPvKP)."""
 
-    def __init__(self, layout: Layout, values: np.ndarray, digest, from_engine: bool = False) -> None:
-        self.layout, self.values, self.digest, self.from_engine = layout, values, digest, from_engine
+    def __init__(self, layout: Layout, values: np.ndarray, digest, n_done: Optional[int] = None) -> None:
+        self.layout, self.values, self.digest, self.n_done = layout, values, digest, n_done
 
     def __len__(self) -> int:
         return self.values.size
@@ -201,8 +202,8 @@ class _StoredSide:
         for first in range(0, self.values.size // per_slot, slots):
             part = np.asarray(self.values[first * per_slot : (first + slots) * per_slot], dtype=np.uint8)
             part = self.layout.blank_duplicates(part, UNKNOWN, first_slot=first)
-            if self.from_engine:
-                part[part == ILLEGAL] = UNKNOWN
+            if self.n_done is not None:
+                part[part > self.n_done] = UNKNOWN
             self.digest.update(part)
             yield part
 
@@ -241,7 +242,7 @@ class _StreamingPickler(pickle._Pickler):
 
 
 def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.ndarray,
-                    from_engine: bool = False) -> dict:
+                    n_done: Optional[int] = None) -> dict:
     layout, digest = Layout(material), hashlib.sha256()
     return {
         "format": "chessAI",
@@ -249,8 +250,8 @@ def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.nda
         "material": material.name,
         "piece_list": material.letters,
         "index_scheme": INDEX_SCHEME,
-        "dtm_white": _StoredSide(layout, dtm_white, digest, from_engine),
-        "dtm_black": _StoredSide(layout, dtm_black, digest, from_engine),
+        "dtm_white": _StoredSide(layout, dtm_white, digest, n_done),
+        "dtm_black": _StoredSide(layout, dtm_black, digest, n_done),
         "sha256": _Checksum(digest),
     }
 
@@ -273,7 +274,7 @@ def save_table(table: DtmTable, path: os.PathLike, board_counts: Dict[int, int],
 
 def save_checkpoint(path: os.PathLike, material: Material, n_done: int, dtm_white, dtm_black) -> None:
     """Write a resumable checkpoint (stored uncompressed: speed matters more than size here)."""
-    payload = _arrays_payload(material, dtm_white, dtm_black, from_engine=True)
+    payload = _arrays_payload(material, dtm_white, dtm_black, n_done)
     payload["kind"] = "checkpoint"
     payload["n_done"] = int(n_done)
     _write_atomic(Path(path), payload, zipfile.ZIP_STORED)

@@ -56,20 +56,20 @@ class DoubleSteps:
         return cls(parent[order], child[order], exit_value[order], np.ones(parent.size, dtype=bool))
 
     # ---- the value of the position after the double step, as far as it is decided ------------
-    def defender_wins_in(self, values: np.ndarray, steps=slice(None)) -> np.ndarray:
+    def defender_wins_in(self, values: np.ndarray, floor: int = UNKNOWN, steps=slice(None)) -> np.ndarray:
         """Per double step (``steps`` of them): n if the defender (to move after it) mates in n, as far as
         decided, else UNKNOWN; -1 where the double step is illegal.  ``values``: the defender's DTM array
-        in the engine (undecided: UNKNOWN; illegal: ILLEGAL)."""
-        table = values[self.child[steps]].astype(np.int16)
+        in the engine (undecided: UNKNOWN, or a loss counter from byte ``floor`` up; illegal: ILLEGAL)."""
+        table = _table_values(values, self.child[steps], floor)
         e = self.exit[steps].astype(np.int16)
         odd_table = np.where((table & 1 == 1) & (table < ILLEGAL), table, UNKNOWN)
         odd_exit = np.where((e & 1 == 1) & (e != DRAW), e, UNKNOWN)
         wins = np.where(self.child_moves[steps], np.minimum(odd_table, odd_exit), odd_exit)
         return np.where(table == ILLEGAL, -1, wins)
 
-    def defender_loses_in(self, values: np.ndarray) -> np.ndarray:
+    def defender_loses_in(self, values: np.ndarray, floor: int = UNKNOWN) -> np.ndarray:
         """Per double step: n if the defender is mated in n whatever it does (as far as decided); else -1."""
-        table = values[self.child].astype(np.int16)
+        table = _table_values(values, self.child, floor)
         e = self.exit.astype(np.int16)
         table_loses = (table & 1 == 0) & (table < ILLEGAL)
         exit_loses = (e == NO_EXIT) | ((e & 1 == 0) & (e != DRAW))
@@ -86,6 +86,14 @@ class DoubleSteps:
             rows = np.flatnonzero(stop - start > k)
             pairs.append((rows, start[rows] + k))
         return pairs
+
+
+def _table_values(values: np.ndarray, child: np.ndarray, floor: int) -> np.ndarray:
+    """The engine's bytes of the positions ``child`` (int16), a loss counter (kernels.count_losses: from
+    ``floor`` up, ILLEGAL excepted) read as the UNKNOWN it stands for."""
+    table = values[child].astype(np.int16)
+    table[(table >= floor) & (table != ILLEGAL)] = UNKNOWN
+    return table
 
 
 def find_double_steps(layout: Layout, side: int, index: np.ndarray,

@@ -117,6 +117,9 @@ class KernelLayout(NamedTuple):
     white_pawns: int  # White's pawns, the same way (for en passant)
     black_pawns: int
     en_passant: int  # 1 if both sides have pawns
+    #: Lowest DTM byte of Black's loss counters, while they live in Black's DTM array (see count_losses);
+    #: UNKNOWN when they do not.  Every byte from it up, ILLEGAL excepted, is an undecided position.
+    floor: int = UNKNOWN
 
     @classmethod
     def of(cls, layout: Layout) -> "KernelLayout":
@@ -329,14 +332,22 @@ def _block_predecessors(lay, side, frontier, start, squares, out, cand):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _keep_undecided(cand, m, values, fetched):
-    """Keep the first ``m`` candidates whose entry in ``values`` is UNKNOWN (in place); return how many."""
+def _undecided(value, floor):
+    """Whether a DTM byte is an undecided position: UNKNOWN, or one of Black's loss counters (bytes from
+    ``floor`` up, ILLEGAL excepted; see count_losses)."""
+    return value == UNKNOWN or (value >= floor and value != ILLEGAL)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _keep_undecided(cand, m, values, fetched, floor):
+    """Keep the first ``m`` candidates undecided in ``values`` (in place; their bytes stay in ``fetched``);
+    return how many."""
     for k in range(m):
         fetched[k] = values[cand[k]]
     kept = 0
     for k in range(m):
-        if fetched[k] == UNKNOWN:
-            cand[kept] = cand[k]
+        if _undecided(fetched[k], floor):
+            cand[kept], fetched[kept] = cand[k], fetched[k]
             kept += 1
     return kept
 
@@ -429,11 +440,11 @@ def _record(found, count, value):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _mark(cand, m, mine, n, found, count):
+def _mark(cand, m, mine, n, found, count, floor):
     """Give n to the first ``m`` candidates still undecided (a block may hold one twice); record them."""
     for k in range(m):
         q = cand[k]
-        if mine[q] == UNKNOWN:
+        if _undecided(mine[q], floor):
             mine[q] = n
             count = _record(found, count, q)
     return count
@@ -443,42 +454,44 @@ def _mark(cand, m, mine, n, found, count):
 # A loss candidate is usually re-checked in ply after ply, each time one more of its children is won by
 # the opponent (98 % of the checks of KRPvKR's loss plies find an escape).  A counter per position
 # instead: set when the position is first reached (its children not yet won by the opponent), counted
-# down by every later un-move into it; at zero every move loses.  Two threads may count one position
-# down at once, so the counters change atomically.
+# down by every later un-move into it; at zero every move loses.
+#
+# The counter lives in the position's own DTM byte, which holds nothing else while it is undecided: up to
+# ply n every value is at most n, so the bytes just below ILLEGAL are free.  Counter c (the moves not yet
+# refuted, plus one) is the byte ILLEGAL - c; the byte below the lowest counter (``lay.floor``) means
+# NEVER (an exit wins or draws: no loss).  Every other kernel sees these bytes as undecided (_undecided),
+# and a byte above n - 1 is an escape to a forward check, as UNKNOWN is.  So the counters cost no memory
+# (a separate byte per position would add half a gigabyte to a five-piece pawn table) and no extra
+# look-up (the byte is fetched to see whether the position is undecided anyway).  Two threads may
+# count one position down at once, or one may decide it while another counts: so counters change only
+# by compare-and-swap, which fails on a byte that changed meanwhile.
 
-#: Counter of a position not reached yet, and of one that can never lose (an exit wins or draws).
-UNSET, NEVER = 0, 255
+
+def counter_floor(most_moves: int) -> int:
+    """``lay.floor`` for a side with at most ``most_moves`` moves that stay in the table."""
+    return ILLEGAL - (most_moves + 1) - 1
 
 
 @intrinsic
-def _atomic_decrement(typingctx, array, index):
-    """``array[index] -= 1`` (uint8) as one atomic step; returns the value before."""
+def _compare_and_swap(typingctx, array, index, expected, value):
+    """``array[index] = value`` (uint8) if it holds ``expected``, as one atomic step; True if it did."""
     def codegen(context, builder, signature, args):
         ary = context.make_array(signature.args[0])(context, builder, args[0])
         pointer = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [args[1]], wraparound=False)
-        return builder.atomic_rmw("sub", pointer, context.get_constant(types.uint8, 1), "monotonic")
-    return types.uint8(array, index), codegen
-
-
-@intrinsic
-def _atomic_set_if_unset(typingctx, array, index, value):
-    """``array[index] = value`` (uint8) if it is UNSET, as one atomic step."""
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [args[1]], wraparound=False)
-        builder.cmpxchg(pointer, context.get_constant(types.uint8, UNSET), args[2], "monotonic", "monotonic")
-        return context.get_dummy_value()
-    return types.void(array, index, value), codegen
+        result = builder.cmpxchg(pointer, args[2], args[3], "monotonic", "monotonic")
+        return builder.extract_value(result, 1)
+    return types.boolean(array, index, types.uint8, types.uint8), codegen
 
 
 @njit(nogil=True, cache=True)
-def _set_counter(lay, side, n, q, other, exit_value, counters, squares, out):
-    """Set the counter of position q (``side`` to move), reached in loss ply n: NEVER if an exit wins or
-    draws for it, else 1 + the number of its legal moves not into a position the opponent won before
-    this ply (value odd and below n - 1): those into this ply's frontier are counted down right after."""
+def _set_counter(lay, side, n, q, mine, other, exit_value, squares, out):
+    """Set the counter of position q (``side`` to move, UNKNOWN so far), reached in loss ply n: NEVER if
+    an exit wins or draws for it, else 1 + the number of its legal moves not into a position the opponent
+    won before this ply (value odd and below n - 1): those into this ply's frontier are counted down
+    right after."""
     e = np.int64(exit_value[q])
     if e != NO_EXIT and e % 2 == 1:  # odd: a mate, or DRAW (255)
-        _atomic_set_if_unset(counters, q, np.uint8(NEVER))
+        _compare_and_swap(mine, q, np.uint8(UNKNOWN), np.uint8(lay.floor))
         return
     _decode(q, lay, squares)
     occ = _occupancy(squares, lay.count)
@@ -492,11 +505,23 @@ def _set_counter(lay, side, n, q, other, exit_value, counters, squares, out):
             v = np.int64(other[_moved(lay, q, squares, piece, out[j])])
             if v != ILLEGAL and not (v % 2 == 1 and v < n - 1):
                 left += 1
-    _atomic_set_if_unset(counters, q, np.uint8(left + 1))
+    _compare_and_swap(mine, q, np.uint8(UNKNOWN), np.uint8(ILLEGAL - 1 - left))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _count_down(mine, q, floor):
+    """Count position q's counter down by one; the counter before (c >= 2), or 0 where q holds none that
+    can be counted (decided meanwhile, NEVER, or already at 1)."""
+    while True:
+        byte = np.int64(mine[q])
+        if byte <= floor or byte >= ILLEGAL - 1:
+            return 0
+        if _compare_and_swap(mine, q, np.uint8(byte), np.uint8(byte + 1)):
+            return ILLEGAL - byte
 
 
 @njit(nogil=True, cache=True)
-def count_losses(lay, side, n, counters, frontier, mine, other, exit_value, ep_parent, ep_worst, checked, found):
+def count_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_worst, checked, found):
     """Count down the counters of the undecided predecessors (``side`` to move) of the ``frontier``
     positions, one per un-move; give n to those whose last escaping move this was, unless a capture,
     promotion or en passant loses later for them (those are confirmed at their own ply)."""
@@ -505,19 +530,32 @@ def count_losses(lay, side, n, counters, frontier, mine, other, exit_value, ep_p
     count = 0
     for start in range(0, frontier.size, BLOCK):
         m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
-        m = _keep_undecided(cand, m, mine, fetched)
-        for k in range(m):
-            fetched[k] = counters[cand[k]]
+        m = _keep_undecided(cand, m, mine, fetched, lay.floor)
         for k in range(m):
             q = cand[k]
-            if fetched[k] == UNSET:
-                _set_counter(lay, side, n, q, other, exit_value, counters, squares, out)
-            if counters[q] == NEVER:
-                continue
-            if _atomic_decrement(counters, q) == 2 and _start_value(exit_value[q], q, ep_parent, ep_worst) <= n - 1:
-                if mine[q] == UNKNOWN:
-                    mine[q] = n
+            if fetched[k] == UNKNOWN:
+                _set_counter(lay, side, n, q, mine, other, exit_value, squares, out)
+            if _count_down(mine, q, lay.floor) == 2 and _start_value(exit_value[q], q, ep_parent, ep_worst) <= n - 1:
+                if _compare_and_swap(mine, q, np.uint8(ILLEGAL - 1), np.uint8(n)):
                     count = _record(found, count, q)
+    return count
+
+
+@njit(nogil=True, cache=True)
+def clear_counters(values, start, stop, floor):
+    """Turn the counters in ``values[start:stop]`` back into UNKNOWN (they start again, or stop)."""
+    for index in range(start, stop):
+        if values[index] >= floor and values[index] < ILLEGAL:
+            values[index] = UNKNOWN
+
+
+@njit(nogil=True, cache=True)
+def count_undecided(values, start, stop, floor):
+    """How many of ``values[start:stop]`` are undecided (see _undecided)."""
+    count = 0
+    for index in range(start, stop):
+        if _undecided(values[index], floor):
+            count += 1
     return count
 
 
@@ -534,8 +572,8 @@ def mark_wins(lay, side, n, frontier, mine, other, found):
     count = 0
     for start in range(0, frontier.size, BLOCK):
         m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
-        m = _keep_undecided(cand, m, mine, fetched)
-        count = _mark(cand, m, mine, n, found, count)
+        m = _keep_undecided(cand, m, mine, fetched, lay.floor)
+        count = _mark(cand, m, mine, n, found, count, lay.floor)
     return count
 
 
@@ -549,10 +587,10 @@ def mark_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_w
     count = 0
     for start in range(0, frontier.size, BLOCK):
         m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
-        m = _keep_undecided(cand, m, mine, fetched)
+        m = _keep_undecided(cand, m, mine, fetched, lay.floor)
         m = _keep_unchecked(cand, m, checked)
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
-        count = _mark(cand, m, mine, n, found, count)
+        count = _mark(cand, m, mine, n, found, count, lay.floor)
     return count
 
 
@@ -565,10 +603,10 @@ def confirm_losses(lay, side, n, candidates, mine, other, exit_value, ep_parent,
     for start in range(0, candidates.size, _CANDIDATES):
         m = min(_CANDIDATES, candidates.size - start)
         cand[:m] = candidates[start : start + m]
-        m = _keep_undecided(cand, m, mine, fetched)
+        m = _keep_undecided(cand, m, mine, fetched, lay.floor)
         m = _keep_unchecked(cand, m, checked)
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
-        count = _mark(cand, m, mine, n, found, count)
+        count = _mark(cand, m, mine, n, found, count, lay.floor)
     return count
 
 
@@ -580,7 +618,7 @@ def pull_wins(lay, side, n, start, stop, mine, other, found):
     moves = np.empty(MAX_UNMOVES, dtype=np.int64)
     count = 0
     for index in range(start, stop):
-        if mine[index] != UNKNOWN:
+        if not _undecided(mine[index], lay.floor):
             continue
         for j in range(_append_moves(lay, side, index, False, squares, out, moves, 0)):
             if other[moves[j]] == n - 1:
@@ -600,11 +638,11 @@ def pull_losses(lay, side, n, start, stop, mine, other, exit_value, ep_parent, e
     for block in range(start, stop, _CANDIDATES):
         m = 0
         for index in range(block, min(block + _CANDIDATES, stop)):
-            if mine[index] == UNKNOWN:
+            if _undecided(mine[index], lay.floor):
                 cand[m] = index
                 m += 1
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
-        count = _mark(cand, m, mine, n, found, count)
+        count = _mark(cand, m, mine, n, found, count, lay.floor)
     return count
 
 
@@ -622,7 +660,7 @@ def mates(lay, side, start, stop, in_check, mine, other, exit_value, ep_parent, 
                 cand[m] = index
                 m += 1
         m = _keep_losing(lay, side, 0, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
-        count = _mark(cand, m, mine, 0, found, count)
+        count = _mark(cand, m, mine, 0, found, count, lay.floor)
     return count
 
 
@@ -705,7 +743,10 @@ def warm_up() -> None:
     pull_wins(lay, 0, 1, 0, 8, values, other, found)
     pull_losses(lay, 1, 2, 0, 8, values, other, exit_value, ep_parent, ep_worst, bits, found)
     mates(lay, 1, 0, 8, bits, values, other, exit_value, ep_parent, ep_worst, found)
-    count_losses(lay, 1, 2, np.zeros(size, np.uint8), one, values, other, exit_value, ep_parent, ep_worst, bits, found)
+    counting = lay._replace(floor=counter_floor(8))
+    count_losses(counting, 1, 2, one, values, other, exit_value, ep_parent, ep_worst, bits, found)
+    clear_counters(values, 0, 8, counting.floor)
+    count_undecided(values, 0, 8, counting.floor)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)
     from .kernel_exits import warm_up as warm_up_exits
 

@@ -75,7 +75,7 @@ SIDES = (WHITE, BLACK)
 CHUNK = 1 << 20
 #: From this many indices per side on (five pieces with a pawn), the first pass goes side by side when it
 #: may let sub-tables go (see _Engine.classify): one more decoding pass, for most of a gigabyte less at the
-#: peak; and Black's loss plies check forward instead of keeping a counter byte per position.
+#: peak.
 SIDE_BY_SIDE = 1 << 27
 #: The deepest S_n a byte holds: n = 254 (255 is UNKNOWN).  Inside the engine 254 is ILLEGAL, so this
 #: last ply is done apart (see _Engine.deepest_ply).  Only KPPvKP needs it among the 145 tables.
@@ -217,7 +217,9 @@ class _Engine:
         self.kernel_layout = kernels.KernelLayout.of(self.layout)
         # one bit per index: the loss candidates already checked in this ply (see kernels._keep_unchecked)
         self._checked = np.zeros(-(-size // 8), dtype=np.uint8) if any(self.can_lose) else None
-        self._counters: Optional[np.ndarray] = None  # Black's loss counters, see kernels.count_losses
+        # Black's loss counters live in Black's DTM bytes from this byte up (see kernels.count_losses), from
+        # the first ply until the values come near them
+        self.counter_floor = kernels.counter_floor(_most_moves(self.layout, BLACK))
         self._pulled = False
 
     def release_subtables(self) -> None:
@@ -360,7 +362,7 @@ class _Engine:
         steps = self.double_steps[side]
         if not steps.parent.size:
             return np.empty(0, np.int64), np.empty(0, np.int16)
-        value = steps.defender_wins_in(self.dtm[1 - side])
+        value = steps.defender_wins_in(self.dtm[1 - side], self.kernel_layout.floor)
         starts = np.flatnonzero(np.r_[True, steps.parent[1:] != steps.parent[:-1]])
         return steps.parent[starts], np.maximum.reduceat(value, starts).astype(np.int16)
 
@@ -381,10 +383,13 @@ class _Engine:
         self._in_check = [None, None]
 
     def publish(self) -> None:
-        """Turn ILLEGAL into UNKNOWN in place, at the end (chunk by chunk, on all threads)."""
+        """Turn ILLEGAL (and the loss counters left) into UNKNOWN in place, at the end (chunk by chunk, on
+        all threads)."""
+        above = min(self.kernel_layout.floor, ILLEGAL)
+
         def clear(job: Tuple[np.ndarray, Tuple[int, int]]) -> None:
             part = job[0][job[1][0] : job[1][1]]
-            part[part == ILLEGAL] = UNKNOWN
+            part[part >= above] = UNKNOWN
 
         self.threads.map(clear, [(a, span) for a in self.dtm for span in _spans(a.size, CHUNK)])
 
@@ -412,11 +417,11 @@ class _Engine:
         steps = self.double_steps[side]
         direct = [exits.at(n)]
         if steps.parent.size:
-            direct.append(steps.parent[steps.defender_loses_in(other) == n - 1])
+            direct.append(steps.parent[steps.defender_loses_in(other, lay.floor) == n - 1])
         return self._ply(side, n, frontier, direct,
                          pull=partial(self.kernels.pull_wins, lay, side, n),
                          push=partial(self.kernels.mark_wins, lay, side, n),
-                         confirm=partial(_mark_undecided, mine, n),
+                         confirm=partial(_mark_undecided, mine, n, lay.floor),
                          arrays=(mine, other))
 
     def loss_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
@@ -433,21 +438,35 @@ class _Engine:
         self.threads.map(lambda span: checked[span[0] : span[1]].fill(0), _spans(checked.size, CHUNK))
         direct = [exits.at(n)]
         if steps.parent.size:
-            direct.append(steps.parent[steps.defender_wins_in(other) == n - 1])
-        if side == BLACK and self.layout.size < SIDE_BY_SIDE:
-            if self._counters is None:  # allocated here, after the first pass and its peak
-                self._counters = np.zeros(self.layout.size, dtype=np.uint8)
-            push = partial(self.kernels.count_losses, lay, side, n, self._counters)
-        else:
-            push = partial(self.kernels.mark_losses, lay, side, n)
+            direct.append(steps.parent[steps.defender_wins_in(other, lay.floor) == n - 1])
+        counting = side == BLACK and self.counting
+        push = partial(self.kernels.count_losses if counting else self.kernels.mark_losses, lay, side, n)
         found = self._ply(side, n, frontier, direct,
                           pull=partial(self.kernels.pull_losses, lay, side, n), push=push,
                           confirm=partial(self.kernels.confirm_losses, lay, side, n),
                           arrays=(mine, other, exit_value, *ep, checked))
-        if self._counters is not None and side == BLACK and self._pulled:  # un-moves not counted: start again
-            counters = self._counters
-            self.threads.map(lambda span: counters[span[0] : span[1]].fill(0), _spans(counters.size, CHUNK))
+        if counting and self._pulled:  # un-moves not counted: start again
+            self._clear_counters()
         return found
+
+    @property
+    def counting(self) -> bool:
+        """Whether Black's loss counters are in Black's DTM bytes (kernels.count_losses)."""
+        return self.kernel_layout.floor < UNKNOWN
+
+    def start_counting(self, n: int) -> None:
+        """Before ply n: Black's loss counters from now on, as long as the values stay below their bytes;
+        cleared and stopped once ply n could reach them (only the longest tables, such as KPPvKP)."""
+        if not self.can_lose[BLACK]:
+            return
+        fits = n < self.counter_floor - 1
+        if self.counting and not fits:
+            self._clear_counters()
+        self.kernel_layout = self.kernel_layout._replace(floor=self.counter_floor if fits else UNKNOWN)
+
+    def _clear_counters(self) -> None:
+        black, floor = self.dtm[BLACK], self.kernel_layout.floor
+        self.threads.map(lambda span: self.kernels.clear_counters(black, *span, floor), _spans(black.size, CHUNK))
 
     def deepest_ply(self, frontiers: List[np.ndarray], exits) -> List[np.ndarray]:
         """Ply 254, the deepest a byte holds (KPPvKP reaches it: Black to move, mated in 127 moves).  Its n
@@ -475,7 +494,7 @@ class _Engine:
 
     def _pulling_is_cheaper(self, side: int, frontier: np.ndarray) -> bool:
         """Fewer undecided positions than frontier positions (only counted for a large frontier)."""
-        return frontier.size * 8 > self.layout.size and self._count(self.dtm[side], UNKNOWN) < frontier.size
+        return frontier.size * 8 > self.layout.size and self._count_undecided(self.dtm[side]) < frontier.size
 
     def _ply(self, side: int, n: int, frontier: np.ndarray, direct: List[np.ndarray], pull, push, confirm,
              arrays: tuple) -> np.ndarray:
@@ -525,9 +544,10 @@ class _Engine:
         """Piece size: at most BATCH, small enough that every thread gets a few pieces."""
         return max(1 << 12, min(BATCH, -(-size // (4 * self.threads.count))))
 
-    def _count(self, values: np.ndarray, n: int) -> int:
-        """How many entries of ``values`` equal n (chunk by chunk, on all threads)."""
-        return sum(self.threads.map(lambda span: int(np.count_nonzero(values[span[0] : span[1]] == n)),
+    def _count_undecided(self, values: np.ndarray) -> int:
+        """How many entries of ``values`` are undecided (chunk by chunk, on all threads)."""
+        floor = self.kernel_layout.floor
+        return sum(self.threads.map(lambda span: self.kernels.count_undecided(values, *span, floor),
                                     _spans(values.size, CHUNK)))
 
 
@@ -549,14 +569,25 @@ def _on_piece(kernel: Callable[..., int], positions: np.ndarray, start: int, sto
     return kernel(positions[start:stop].astype(np.int64), *arrays_and_found)
 
 
-def _mark_undecided(values: np.ndarray, n: int, positions: np.ndarray, *arrays_and_found) -> int:
-    """Give n to those ``positions`` still undecided in ``values``; record them in the buffer (the last
-    argument; the others are the kernels' arrays, unused here) and return how many."""
+def _mark_undecided(values: np.ndarray, n: int, floor: int, positions: np.ndarray, *arrays_and_found) -> int:
+    """Give n to those ``positions`` still undecided in ``values`` (UNKNOWN, or a loss counter: a byte from
+    ``floor`` up but ILLEGAL); record them in the buffer (the last argument; the others are the kernels'
+    arrays, unused here) and return how many."""
     found = arrays_and_found[-1]
-    positions = positions[values[positions] == UNKNOWN]
+    held = values[positions]
+    positions = positions[(held == UNKNOWN) | ((held >= floor) & (held != ILLEGAL))]
     values[positions] = n
     found[: positions.size] = positions[: found.size]
     return positions.size
+
+#: Moves of a piece that stay in the table, at most (a pawn's captures and promotions leave it).
+_MOST_MOVES = {"K": 8, "Q": 27, "R": 14, "B": 13, "N": 8, "P": 2}
+
+
+def _most_moves(layout: Layout, side: int) -> int:
+    """The most moves ``side`` can have in one position of ``layout`` that stay in the table."""
+    return sum(_MOST_MOVES[layout.letters[i].upper()] for i in layout.pieces_of[side])
+
 
 def _spans(total: int, step: int) -> List[Tuple[int, int]]:
     """``(start, stop)`` pieces of ``range(total)``, ``step`` long (the last may be shorter)."""
@@ -574,7 +605,8 @@ def _indices_equal(values: np.ndarray, n: int, threads: Optional[Threads] = None
 
 ProgressCallback = Callable[[int, int], None]
 #: ``checkpoint(n, dtm_white, dtm_black)``: ply n is finished.  The arrays are the engine's own (read them,
-#: never change them); an entry ILLEGAL there means "in no S_n", as UNKNOWN does (save_checkpoint knows).
+#: never change them); an entry above n there is no value yet (ILLEGAL, or one of Black's loss counters)
+#: and means "in no S_n", as UNKNOWN does (save_checkpoint knows).
 CheckpointCallback = Callable[[int, np.ndarray, np.ndarray], None]
 
 
@@ -653,6 +685,7 @@ def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = 
     n = n_done + 1
     deepest = None
     while any(f.size for f in frontiers) or n <= last_exit:
+        engine.start_counting(n)
         if n == DEEPEST:
             frontiers = deepest = engine.deepest_ply(frontiers, exits)
         else:

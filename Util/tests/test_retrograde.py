@@ -86,27 +86,39 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
 
 @pytest.mark.parametrize("material", ["KQvKR", "KRvKP", "KPvKP", "KQvKQ", "KBNvK"])
 def test_counting_black_losses_gives_the_same_table_as_checking_forward(material, store, monkeypatch):
-    """Black's loss plies count each candidate's moves down (kernels.count_losses); five-piece pawn tables
-    check forward instead (no room for the counters).  Both must give the same arrays: here the forward
-    check is forced onto tables that count: pawnless ones with diagonal twins, pawns, en passant (KPvKP)."""
+    """Black's loss plies count each candidate's moves down (kernels.count_losses), the counters kept in
+    Black's own DTM bytes just below ILLEGAL.  Checking every candidate forward instead must give the same
+    arrays, and so must counting that stops half way, where the values would reach the counters' bytes
+    (as in KPPvKP, 254 plies deep): pawnless tables with diagonal twins, pawns, en passant (KPvKP)."""
     from Util import kernels, retrograde
 
     calls = []
     count_losses = kernels.count_losses
 
     def spy(*args):
-        calls.append(1)
+        calls.append((args[0].floor, args[2]))  # the layout's counter floor, n
         return count_losses(*args)
 
     monkeypatch.setattr(kernels, "count_losses", spy)
-    counted = compute_table(Material.parse(material), dict(store._subtables(Material.parse(material))))
+    subtables = dict(store._subtables(Material.parse(material)))
+    counted = compute_table(Material.parse(material), subtables)
     assert calls, "Black's loss plies did not count"
+    assert all(floor < kernels.ILLEGAL for floor, _ in calls)
+
     calls.clear()
-    monkeypatch.setattr(retrograde, "SIDE_BY_SIDE", 0)
-    checked = compute_table(Material.parse(material), dict(store._subtables(Material.parse(material))))
+    with monkeypatch.context() as patch:
+        patch.setattr(retrograde._Engine, "start_counting", lambda engine, n: None)
+        checked = compute_table(Material.parse(material), subtables)
     assert not calls
     assert np.array_equal(checked.dtm_white, counted.dtm_white)
     assert np.array_equal(checked.dtm_black, counted.dtm_black)
+
+    stop = counted.max_n // 2  # counters in bytes from here up: they must give way before ply stop - 1
+    monkeypatch.setattr(kernels, "counter_floor", lambda most_moves: stop)
+    stopped = compute_table(Material.parse(material), subtables)
+    assert calls and max(n for _, n in calls) < stop - 1 < counted.max_n
+    assert np.array_equal(stopped.dtm_white, counted.dtm_white)
+    assert np.array_equal(stopped.dtm_black, counted.dtm_black)
 
 
 @pytest.mark.parametrize("material", ["KQvK", "KQvKR", "KPvKP"])
