@@ -57,7 +57,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -189,6 +189,20 @@ class _ExitScan:
         self._window = (n, stop)
 
 
+class _Scan(NamedTuple):
+    """A large set of new positions, not listed: those whose byte in ``values`` is n, found a span at a time
+    by the jobs that read it (a list of a five-piece table's biggest S_n, a hundred million positions and
+    more where two queens mate at once, would hold 0.4 GB, and twice that while it was put together)."""
+
+    values: np.ndarray
+    n: int
+    size: int
+
+
+#: A frontier: the new positions of a ply, listed (sorted int32 indices) or, when many, a _Scan.
+Frontier = Union[np.ndarray, _Scan]
+
+
 class _Engine:
     """One table's computation; see the module docstring."""
 
@@ -239,10 +253,11 @@ class _Engine:
     def classify(self, release_subtables: bool = False) -> Tuple["_Exits | _ExitScan", "_Exits | _ExitScan"]:
         """Legality of every index, and the exits into other tables (per side to move).
 
-        With ``release_subtables``, a large table does it side by side: legality first, then White's exits,
-        then the sub-tables that only White's moves lead into (the promotion tables of a White pawn: 0.7 GB
-        for KRPvKR) are let go before Black's exit bytes fill their half gigabyte, then Black's exits and
-        the tables only Black's moves lead into.  Where both sides have pawns, each side's en passant
+        With ``release_subtables``, a large table does it side by side: legality first, then one side's
+        exits, then the sub-tables that only that side's moves lead into (the promotion tables of a White
+        pawn: 0.7 GB for KRPvKR) are let go before the other side's exit bytes fill their half gigabyte,
+        then the other side's exits and the tables only its moves lead into.  The side with the larger
+        such tables goes first (see _side_by_side_order).  Where both sides have pawns, each side's en passant
         captures (after the other side's double steps) are valued in that side's half, once the tables of
         its other exits are gone: KPPvKP's first pass then peaks below 3 GB, not at 3.3 GB."""
         spans = _spans(self.layout.size, CHUNK)
@@ -250,9 +265,9 @@ class _Engine:
                            if self.exits.has_exits(side) else None for side in SIDES]
         if release_subtables and self.layout.size >= SIDE_BY_SIDE:
             self.threads.map(self._legality_range, spans)
-            by_side = []
-            for side in SIDES:
-                by_side.append(self.threads.map(partial(self._side_exits, side), spans))
+            by_side = {}
+            for side in self._side_by_side_order():
+                by_side[side] = self.threads.map(partial(self._side_exits, side), spans)
                 self._exit_pass[side] = None  # it holds the sub-tables' arrays too
                 if not self.layout.en_passant_possible:
                     self._release_subtables_only(side)
@@ -260,7 +275,7 @@ class _Engine:
                 # side's en passant captures (after the other side's double steps) read one table more
                 self._release_subtables_only(side, keep=self.material.without("P", side == BLACK).canonical)
                 self._find_double_steps(1 - side, self.threads.map(partial(self._double_steps_range, 1 - side), spans))
-            parts = [list(pair) for pair in zip(*by_side)]
+            parts = [list(pair) for pair in zip(by_side[WHITE], by_side[BLACK])]
         else:
             parts = self.threads.map(self._classify_range, spans)
             if self.layout.en_passant_possible:
@@ -282,6 +297,16 @@ class _Engine:
                 p[side] = None
             exits.append(_Exits.of(indices, values))
         return tuple(exits)
+
+    def _side_by_side_order(self) -> List[int]:
+        """First the side whose moves alone lead into the larger sub-tables: they are let go before the other
+        side's exit bytes fill their half gigabyte (KQQvKP: Black's promotions lead into four pawnless
+        five-piece tables, 0.48 GB; done first, its first pass peaks at 2.5 GB instead of 3.1 GB)."""
+        tables = self.exits.subtables.tables
+        reads = [{child.canonical for child, white_moved in self.material.moves_out() if white_moved == (side == WHITE)}
+                 for side in SIDES]
+        alone = [sum(_table_bytes(tables[m]) for m in reads[side] - reads[1 - side] if m in tables) for side in SIDES]
+        return sorted(SIDES, key=lambda side: -alone[side])
 
     def _find_double_steps(self, side: int, parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray]]) -> None:
         """``side``'s double steps after which en passant is possible (``parts``: per chunk, see
@@ -367,7 +392,7 @@ class _Engine:
         return steps.parent[starts], np.maximum.reduceat(value, starts).astype(np.int16)
 
     # ---- the plies ---------------------------------------------------------------------
-    def mates(self, side: int) -> np.ndarray:
+    def mates(self, side: int) -> Frontier:
         """Give 0 to the positions (``side`` to move) that are checkmate: in check, and no legal move.
         Returns them."""
         if not self.can_lose[side]:
@@ -393,7 +418,7 @@ class _Engine:
 
         self.threads.map(clear, [(a, span) for a in self.dtm for span in _spans(a.size, CHUNK)])
 
-    def ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
+    def ply(self, side: int, n: int, frontier: Frontier, exits: _Exits) -> Frontier:
         """The positions (``side`` to move) that get value n: for odd n those that mate in n, for even n
         those mated in n.  ``frontier``: the other side's positions that got n-1 last ply."""
         if n % 2:
@@ -404,7 +429,7 @@ class _Engine:
             return np.empty(0, np.int32)
         return self.loss_ply(side, n, frontier, exits)
 
-    def win_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
+    def win_ply(self, side: int, n: int, frontier: Frontier, exits: _Exits) -> Frontier:
         """Odd n: the undecided positions with a move into the other side's losses in n-1 (or an exit or
         en passant double step that mates in n).
 
@@ -424,7 +449,7 @@ class _Engine:
                          confirm=partial(_mark_undecided, mine, n, lay.floor),
                          arrays=(mine, other))
 
-    def loss_ply(self, side: int, n: int, frontier: np.ndarray, exits: _Exits) -> np.ndarray:
+    def loss_ply(self, side: int, n: int, frontier: Frontier, exits: _Exits) -> Frontier:
         """Even n: predecessors of the frontier (and exits or en passant double steps losing in n) whose
         every move loses by n.
 
@@ -492,11 +517,11 @@ class _Engine:
                     raise RuntimeError(f"{self.material}: mates longer than {DEEPEST} plies do not fit the DTM bytes")
         return found
 
-    def _pulling_is_cheaper(self, side: int, frontier: np.ndarray) -> bool:
+    def _pulling_is_cheaper(self, side: int, frontier: Frontier) -> bool:
         """Fewer undecided positions than frontier positions (only counted for a large frontier)."""
         return frontier.size * 8 > self.layout.size and self._count_undecided(self.dtm[side]) < frontier.size
 
-    def _ply(self, side: int, n: int, frontier: np.ndarray, direct: List[np.ndarray], pull, push, confirm,
+    def _ply(self, side: int, n: int, frontier: Frontier, direct: List[np.ndarray], pull, push, confirm,
              arrays: tuple) -> np.ndarray:
         """The jobs of one side's ply, run on all threads: ``push`` from the frontier's pieces (or ``pull``
         over spans of the undecided positions when that is less work), and ``confirm`` the positions
@@ -505,6 +530,8 @@ class _Engine:
         self._pulled = self._pulling_is_cheaper(side, frontier)
         if self._pulled:
             jobs = [partial(pull, *span, *arrays) for span in _spans(self.layout.size, CHUNK)]
+        elif isinstance(frontier, _Scan):
+            jobs = [partial(_on_span, push, frontier, a, b, *arrays) for a, b in _spans(self.layout.size, CHUNK)]
         else:
             jobs = [partial(_on_piece, push, frontier, a, b, *arrays)
                     for a, b in _spans(frontier.size, self._batch(frontier.size))]
@@ -512,16 +539,16 @@ class _Engine:
                  for positions in direct for a, b in _spans(positions.size, self._batch(positions.size))]
         return self._collect(jobs, self.dtm[side], n)
 
-    def _collect(self, jobs: List[Callable[[np.ndarray], int]], values: np.ndarray, n: int) -> np.ndarray:
-        """Run the jobs on all threads; the new positions (sorted int32 indices) they marked n in ``values``.
+    def _collect(self, jobs: List[Callable[[np.ndarray], int]], values: np.ndarray, n: int) -> Frontier:
+        """Run the jobs on all threads; the new positions they marked n in ``values``.
 
         Each job records what it marks in a buffer and returns how many.  A
-        small set is merged from the buffers (a position two threads found at
-        once comes twice: repeats are removed); a large one (more than 1/256
-        of the table) is read back from ``values``, which needs neither the
-        pieces in memory at once nor a sort.
+        small set is merged from the buffers into a sorted list (a position
+        two threads found at once comes twice: repeats are removed); a large
+        one (more than 1/256 of the table) is left in ``values`` (a _Scan),
+        where the next ply's jobs find it: no list, no sort.
         """
-        limit = max(1 << 20, self.layout.size >> 8)
+        limit = self.list_limit
         total, lock = [0], threading.Lock()
 
         def run(job: Callable[[np.ndarray], int]) -> Optional[np.ndarray]:
@@ -536,13 +563,29 @@ class _Engine:
         if total[0] > limit:
             if n == ILLEGAL:  # the deepest ply (see deepest_ply) cannot be read back from the array
                 raise RuntimeError(f"{self.material}: {total[0]} positions at ply {n}, more than it can list")
-            return _indices_equal(values, n, self.threads)
+            return _Scan(values, n, self._count_equal(values, n))
         merged = np.sort(np.concatenate(found)) if found else np.empty(0, np.int32)
         return merged[np.r_[True, merged[1:] != merged[:-1]]] if merged.size else merged
 
     def _batch(self, size: int) -> int:
         """Piece size: at most BATCH, small enough that every thread gets a few pieces."""
         return max(1 << 12, min(BATCH, -(-size // (4 * self.threads.count))))
+
+    def frontier(self, side: int, n: int) -> Frontier:
+        """The positions (``side`` to move) whose value is n: listed, or a _Scan where they are many."""
+        values = self.dtm[side]
+        count = self._count_equal(values, n)
+        return _Scan(values, n, count) if count > self.list_limit else _indices_equal(values, n, self.threads)
+
+    @property
+    def list_limit(self) -> int:
+        """The most new positions of one ply that are listed: 1/256 of the table, at least a million."""
+        return max(1 << 20, self.layout.size >> 8)
+
+    def _count_equal(self, values: np.ndarray, n: int) -> int:
+        """How many entries of ``values`` equal n (chunk by chunk, on all threads)."""
+        return sum(self.threads.map(lambda span: int(np.count_nonzero(values[span[0] : span[1]] == n)),
+                                    _spans(values.size, CHUNK)))
 
     def _count_undecided(self, values: np.ndarray) -> int:
         """How many entries of ``values`` are undecided (chunk by chunk, on all threads)."""
@@ -569,6 +612,14 @@ def _on_piece(kernel: Callable[..., int], positions: np.ndarray, start: int, sto
     return kernel(positions[start:stop].astype(np.int64), *arrays_and_found)
 
 
+def _on_span(kernel: Callable[..., int], frontier: _Scan, start: int, stop: int, *arrays_and_found) -> int:
+    """``kernel`` on the positions of ``frontier`` in ``range(start, stop)``, found when the job runs."""
+    positions = np.flatnonzero(frontier.values[start:stop] == frontier.n)
+    if not positions.size:
+        return 0
+    return kernel(positions + start, *arrays_and_found)
+
+
 def _mark_undecided(values: np.ndarray, n: int, floor: int, positions: np.ndarray, *arrays_and_found) -> int:
     """Give n to those ``positions`` still undecided in ``values`` (UNKNOWN, or a loss counter: a byte from
     ``floor`` up but ILLEGAL); record them in the buffer (the last argument; the others are the kernels'
@@ -579,6 +630,12 @@ def _mark_undecided(values: np.ndarray, n: int, floor: int, positions: np.ndarra
     values[positions] = n
     found[: positions.size] = positions[: found.size]
     return positions.size
+
+def _table_bytes(table) -> int:
+    """Memory held by a sub-table's arrays (a DtmTable, or the PromotionSlice of one)."""
+    arrays = [getattr(table, name, None) for name in ("values", "dtm_white", "dtm_black")]
+    return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray))
+
 
 #: Moves of a piece that stay in the table, at most (a pawn's captures and promotions leave it).
 _MOST_MOVES = {"K": 8, "Q": 27, "R": 14, "B": 13, "N": 8, "P": 2}
@@ -679,7 +736,7 @@ def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = 
             checkpoint(0, engine.dtm_white, engine.dtm_black)
     else:
         n_done = resume[0]
-        frontiers = [_indices_equal(engine.dtm[side], n_done, engine.threads) for side in SIDES]
+        frontiers = [engine.frontier(side, n_done) for side in SIDES]
     engine.forget_checks()
     last_exit = max(e.last for e in exits)
     n = n_done + 1

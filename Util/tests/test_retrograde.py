@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from Util.material import Material
+from Util.exits import UNKNOWN
 from Util.retrograde import _Engine, compute_table
 
 
@@ -77,7 +78,12 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
     # after each side's exits, what only its moves reach (but the table of its en passant captures, if any)
     en_passant = ({Material.parse(material).without("P", white).canonical.name for white in (False, True)}
                   if material == "KPvKP" else set())
-    assert dropped == [(0, sorted(by_white - by_black - en_passant)), (1, sorted(by_black - by_white - en_passant))]
+    # the side whose moves alone reach the larger tables goes first (KRvKP: Black's promotions)
+    alone = {0: by_white - by_black, 1: by_black - by_white}
+    size = {side: sum(retrograde._table_bytes(subtables[Material.parse(m)]) for m in alone[side]) for side in alone}
+    order = sorted(alone, key=lambda side: -size[side])
+    assert order == ([1, 0] if material == "KRvKP" else [0, 1])
+    assert dropped == [(side, sorted(alone[side] - en_passant)) for side in order]
     promotions = {m for m in by_white - by_black if len(m) == len(material)}  # as many pieces: promotions
     white, black = material.split("v")
     # a White pawn's promotion tables go, unless a Black pawn's promotions lead into them too (KPvKP: KQvKP)
@@ -119,6 +125,39 @@ def test_counting_black_losses_gives_the_same_table_as_checking_forward(material
     assert calls and max(n for _, n in calls) < stop - 1 < counted.max_n
     assert np.array_equal(stopped.dtm_white, counted.dtm_white)
     assert np.array_equal(stopped.dtm_black, counted.dtm_black)
+
+
+@pytest.mark.parametrize("material", ["KBNvK", "KQvKR", "KPvKP"])
+def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(material, store, monkeypatch):
+    """A ply's new positions are listed only when few; many (a five-piece table's biggest S_n) stay in the
+    DTM array, and the next ply's jobs find them a span at a time.  Forced on every ply of a small table,
+    resumed from a checkpoint too, that must give the very same arrays."""
+    from Util import retrograde
+
+    material = Material.parse(material)
+    subtables = dict(store._subtables(material))
+    listed = compute_table(material, subtables)
+    scans = []
+    collect = retrograde._Engine._collect
+
+    def spy(engine, jobs, values, n):
+        found = collect(engine, jobs, values, n)
+        scans.append((isinstance(found, retrograde._Scan), found.size))
+        return found
+
+    monkeypatch.setattr(retrograde._Engine, "list_limit", property(lambda engine: 0))
+    monkeypatch.setattr(retrograde._Engine, "_collect", spy)
+    scanned = compute_table(material, subtables)
+    assert scans and all(is_scan for is_scan, size in scans if size)  # an empty ply stays an empty list
+    assert np.array_equal(scanned.dtm_white, listed.dtm_white)
+    assert np.array_equal(scanned.dtm_black, listed.dtm_black)
+    saved = {}
+    compute_table(material, subtables, checkpoint=lambda n, w, b: saved.setdefault(n, (w.copy(), b.copy())))
+    n_done = listed.max_n // 2
+    white, black = (np.where(a > n_done, UNKNOWN, a).astype(np.uint8) for a in saved[n_done])
+    resumed = compute_table(material, subtables, resume=(n_done, white, black))
+    assert np.array_equal(resumed.dtm_white, listed.dtm_white)
+    assert np.array_equal(resumed.dtm_black, listed.dtm_black)
 
 
 @pytest.mark.parametrize("material", ["KQvK", "KQvKR", "KPvKP"])
