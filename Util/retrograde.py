@@ -18,11 +18,12 @@ but on integer indices in numpy arrays instead of sets of Boards:
 * **Even n (the side to move is mated):** un-make the moves of the side to
   move from the other side's positions found mating in n-1; a candidate is
   mated in n only if *every* legal move leads into a mate already found
-  (checked forward).  Black's candidates keep a counter instead (where it
-  fits: not in five-piece pawn tables, whose gigabyte it would add): the
-  moves not yet refuted, counted when the position is first reached and
-  counted down by every later un-move into it, so a position reached in
-  ply after ply is not checked forward again each time.
+  (checked forward).  Black's candidates keep a counter instead: the moves
+  not yet refuted, counted when the position is first reached and counted
+  down by every later un-move into it, so a position reached in ply after
+  ply is not checked forward again each time.  The counter is kept in the
+  position's own DTM byte, free while it is undecided (see
+  :func:`Util.kernels.count_losses`), so counting costs no memory.
 * Each ply does both: White to move and Black to move each get their value
   n from the other side's positions of value n-1.  A bare king never mates,
   so with a lone black king half of this is skipped, and the thesis's
@@ -35,7 +36,8 @@ but on integer indices in numpy arrays instead of sets of Boards:
   (:mod:`Util.en_passant`).
 
 Only the newest S_n (the frontier) is touched each ply, never the whole
-array, which is what makes it fast.  The loops over single positions
+array, which is what makes it fast.  (A frontier of more than 1/256 of the
+table is not listed: the next ply's jobs find it in the DTM array.)  The loops over single positions
 (un-make the moves of a frontier position, check a candidate's moves
 forwards) run compiled, in :mod:`Util.kernels`, and so does the first pass
 over every position (legality, :mod:`Util.kernel_rules`; exits,
