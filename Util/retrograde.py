@@ -37,9 +37,9 @@ but on integer indices in numpy arrays instead of sets of Boards:
 
 Only the newest S_n (the frontier) is touched each ply, never the whole
 array, which is what makes it fast.  (A frontier of more than 1/256 of the
-table is not listed: the next ply's jobs find it in the DTM array.)  The loops over single positions
-(un-make the moves of a frontier position, check a candidate's moves
-forwards) run compiled, in :mod:`Util.kernels`, and so does the first pass
+table is not listed: the next ply's jobs find it in the DTM array.)  The
+loops over single positions (un-make the moves of a frontier position,
+check a candidate's moves forwards) run compiled, in :mod:`Util.kernels`, and so does the first pass
 over every position (legality, :mod:`Util.kernel_rules`; exits,
 :mod:`Util.kernel_exits`); this module says what they are asked to do, ply
 by ply.
@@ -259,9 +259,10 @@ class _Engine:
         exits, then the sub-tables that only that side's moves lead into (the promotion tables of a White
         pawn: 0.7 GB for KRPvKR) are let go before the other side's exit bytes fill their half gigabyte,
         then the other side's exits and the tables only its moves lead into.  The side with the larger
-        such tables goes first (see _side_by_side_order).  Where both sides have pawns, each side's en passant
-        captures (after the other side's double steps) are valued in that side's half, once the tables of
-        its other exits are gone: KPPvKP's first pass then peaks below 3 GB, not at 3.3 GB."""
+        such tables goes first (see _side_by_side_order).  Where both sides have pawns, each side's en
+        passant captures (after the other side's double steps) are valued in that side's half, once the
+        tables of its other exits are gone: KPPvKP's first pass then peaks at 2.74 GB, not 3.31 GB (with
+        stand-in sub-tables of the same size)."""
         spans = _spans(self.layout.size, CHUNK)
         self._exit_pass = [self.kernel_exits.ExitPass(self.layout, side, self.exits.subtables)
                            if self.exits.has_exits(side) else None for side in SIDES]
@@ -303,7 +304,7 @@ class _Engine:
     def _side_by_side_order(self) -> List[int]:
         """First the side whose moves alone lead into the larger sub-tables: they are let go before the other
         side's exit bytes fill their half gigabyte (KQQvKP: Black's promotions lead into four pawnless
-        five-piece tables, 0.48 GB; done first, its first pass peaks at 2.5 GB instead of 3.1 GB)."""
+        five-piece tables, 0.48 GB; with Black first its run peaks at 2.76 GB instead of 3.10 GB)."""
         tables = self.exits.subtables.tables
         reads = [{child.canonical for child, white_moved in self.material.moves_out() if white_moved == (side == WHITE)}
                  for side in SIDES]
@@ -495,7 +496,7 @@ class _Engine:
         black, floor = self.dtm[BLACK], self.kernel_layout.floor
         self.threads.map(lambda span: self.kernels.clear_counters(black, *span, floor), _spans(black.size, CHUNK))
 
-    def deepest_ply(self, frontiers: List[np.ndarray], exits) -> List[np.ndarray]:
+    def deepest_ply(self, frontiers: List[Frontier], exits) -> List[np.ndarray]:
         """Ply 254, the deepest a byte holds (KPPvKP reaches it: Black to move, mated in 127 moves).  Its n
         is the engine's ILLEGAL, so the positions it finds are handed back (per side to move, to be given
         254 once the arrays are published) and set UNKNOWN again at once, so that the other side's check
@@ -524,7 +525,7 @@ class _Engine:
         return frontier.size * 8 > self.layout.size and self._count_undecided(self.dtm[side]) < frontier.size
 
     def _ply(self, side: int, n: int, frontier: Frontier, direct: List[np.ndarray], pull, push, confirm,
-             arrays: tuple) -> np.ndarray:
+             arrays: tuple) -> Frontier:
         """The jobs of one side's ply, run on all threads: ``push`` from the frontier's pieces (or ``pull``
         over spans of the undecided positions when that is less work), and ``confirm`` the positions
         ``direct`` decided by a move into another table at this ply.  Each kernel takes its positions,
