@@ -28,7 +28,7 @@ from typing import List, Tuple
 
 import numpy as np
 
-from .exits import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, ExitFinder, better
+from .exits import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, ExitFinder, better, undecided
 from .layout import Layout
 from .moves import EP_NEIGHBOURS, is_empty, pawn_direction, relative_rank
 from .rules import occupancy
@@ -92,7 +92,7 @@ def _table_values(values: np.ndarray, child: np.ndarray, floor: int) -> np.ndarr
     """The engine's bytes of the positions ``child`` (int16), a loss counter (kernels.count_losses: from
     ``floor`` up, ILLEGAL excepted) read as the UNKNOWN it stands for."""
     table = values[child].astype(np.int16)
-    table[(table >= floor) & (table != ILLEGAL)] = UNKNOWN
+    table[undecided(table, floor)] = UNKNOWN
     return table
 
 

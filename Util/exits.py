@@ -50,6 +50,12 @@ DRAW = UNKNOWN
 ILLEGAL = 254
 
 
+def undecided(values: np.ndarray, floor: int = UNKNOWN) -> np.ndarray:
+    """Which of the engine's DTM bytes are undecided positions: UNKNOWN, or a loss counter (bytes from
+    ``floor`` up, ILLEGAL excepted; see :func:`Util.kernels.count_losses`)."""
+    return (values == UNKNOWN) | ((values >= floor) & (values != ILLEGAL))
+
+
 def outcome_rank(value: np.ndarray) -> np.ndarray:
     """Sort key of exit bytes for the mover: a faster mate ranks higher, then a draw, then a slower
     defeat; NO_EXIT lowest."""

@@ -64,7 +64,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, 
 import numpy as np
 
 from .en_passant import DoubleSteps, capture_exits, find_double_steps
-from .exits import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, ExitFinder, SubTables
+from .exits import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, ExitFinder, SubTables, undecided
 from .layout import Layout
 from .material import Material
 from .moves import successors
@@ -628,8 +628,7 @@ def _mark_undecided(values: np.ndarray, n: int, floor: int, positions: np.ndarra
     ``floor`` up but ILLEGAL); record them in the buffer (the last argument; the others are the kernels'
     arrays, unused here) and return how many."""
     found = arrays_and_found[-1]
-    held = values[positions]
-    positions = positions[(held == UNKNOWN) | ((held >= floor) & (held != ILLEGAL))]
+    positions = positions[undecided(values[positions], floor)]
     values[positions] = n
     found[: positions.size] = positions[: found.size]
     return positions.size

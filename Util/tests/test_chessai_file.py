@@ -114,9 +114,8 @@ def test_sides_in_the_wrong_order_are_refused(kqk_file, tmp_path):
     """The checksum is of White's data, then Black's, read as they come: a file that holds them the other
     way round (no writer does) is refused with that reason, not taken for damaged."""
     payload = _payload(kqk_file)
-    swapped = {k: payload[k] for k in payload if k != "dtm_white"}
-    swapped = {**{k: v for k, v in swapped.items() if k != "sha256"}, "dtm_white": payload["dtm_white"],
-               "sha256": payload["sha256"]}
+    white = payload.pop("dtm_white")
+    swapped = {**payload, "dtm_white": white}  # now after Black's data (and after the checksum too)
     path = tmp_path / "KQvK.chessAI"
     _write(path, pickle.dumps(swapped))
     with pytest.raises(ChessAIFileError, match="Black's S_n data comes before White's"):
