@@ -26,9 +26,9 @@ from numba import njit
 from numba.typed import List as TypedList
 
 from .exits import DRAW, ILLEGAL, NO_EXIT, PromotionSlice, SubTables, child_moves
-from .kernel_rules import attacks, status
+from .kernel_rules import _ADJACENT, attacks
 from .kernels import (BLACK_PAWN, WHITE_PAWN, _BIT, _FOLD_ROW, _KIND_OF_LETTER, _SLOT_OF_SQUARE, _TRANSFORMS,
-                      KernelLayout, _decode, _occupancy, _packed, kind_of, stride)
+                      KernelLayout, _decode, _occupancy, _packed, colour_of, kind_of, stride)
 from .layout import Layout
 from .material import Material
 
@@ -167,6 +167,25 @@ def _promotes(lay, squares, mover):
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _mover_safe(kinds, colours, child, count, white_to_move):
+    """Whether the position ``child``, reached by a capture or promotion from a legal position, is legal
+    (as kernel_rules.status) with White (``white_to_move``) or Black to move: the kings apart, and the
+    king of the side that just moved attacked by no enemy piece.  The rest of status holds for every such
+    position: the squares are distinct, no pawn stands on a back rank, and the king to move is checked at
+    most twice, never by two pieces on one line through it (by the moved piece, and along the line
+    through the square it left).  Half the cost of the full status, which was a third of the exit pass."""
+    if _ADJACENT[child[0], child[1]]:
+        return False
+    king = child[1] if white_to_move else child[0]
+    enemy = 0 if white_to_move else 1
+    occ = _occupancy(child, count)
+    for i in range(2, count):
+        if colour_of(colours, i) == enemy and attacks(kind_of(kinds, i), child[i], king, occ):
+            return False
+    return True
+
+
+@njit(nogil=True, cache=True, inline="always")
 def _child_index(squares, rows, child, r, target):
     """The index, in its table, of the position after move kind ``r`` (the mover to ``target``), or -1
     where that position is illegal (the mover's king left in check)."""
@@ -174,8 +193,7 @@ def _child_index(squares, rows, child, r, target):
     for k in range(count):
         parent = rows[r, ORDER + k]
         child[k] = (target if parent == mover else squares[parent]) ^ rows[r, FLIP]
-    white_ok, black_ok, _, _ = status(rows[r, KINDS], rows[r, COLOURS], child, count)
-    if not (white_ok if rows[r, WHITE_TO_MOVE] else black_ok):
+    if not _mover_safe(rows[r, KINDS], rows[r, COLOURS], child, count, rows[r, WHITE_TO_MOVE]):
         return -1
     index = _stored_index(child, count, rows[r, PAWNS])
     shift = rows[r, PART_SHIFT]

@@ -123,7 +123,34 @@ def test_compiled_legality_equals_python_chess_is_valid(letters):
     assert legal_seen > 500
 
 
-@pytest.mark.parametrize("name", ["KQvK", "KPvK", "KQvKR", "KRvKP", "KPvKP", "KBNvK", "KNvKP"])
+@pytest.mark.parametrize("name", ["KQvK", "KPvK", "KQvKR", "KBvKP", "KPvKP", "KBNvK", "KRPvKR", "KQRvKB"])
+def test_first_pass_legality_equals_status_position_by_position(name):
+    """classify_span (64 indices at a time, only the last piece looked at per index) marks ILLEGAL and sets
+    the check bits exactly where status (checked against python-chess above) says so, at every index of
+    a table; for five pieces, a slice across many values of every piece."""
+    from Util.kernel_rules import classify_span
+
+    layout = Layout(Material.parse(name))
+    lay = KernelLayout.of(layout)
+    size = min(layout.size, 1 << 21)
+    start = 8 * ((layout.size - size) // 16)  # from the middle, a multiple of 8 as the kernel wants
+    values = [np.full(size, 7, dtype=np.uint8) for _ in range(2)]  # 7: a value, left where legal
+    checks = [np.zeros(-(-layout.size // 8), dtype=np.uint8) for _ in range(2)]
+    whole = [np.zeros(layout.size, dtype=np.uint8) for _ in range(2)] if size < layout.size else values
+    classify_span(lay, start, start + size, *whole, *checks)
+    index = np.arange(start, start + size)
+    squares = np.stack(layout.decode(index), axis=1)
+    expected = np.array([status(lay.kinds, lay.colours, row, lay.count) for row in squares])
+    for side in (0, 1):
+        legal = whole[side][start : start + size] != 254
+        assert np.array_equal(legal, expected[:, side])
+        bits = np.unpackbits(checks[side])[start : start + size].astype(bool)
+        assert np.array_equal(bits, expected[:, side] & expected[:, 2 + side])
+        assert (whole[side][start : start + size][legal] == (7 if size == layout.size else 0)).all()
+    assert expected[:, 0].any() and not expected[:, 0].all() and expected[:, 3].any()
+
+
+@pytest.mark.parametrize("name", ["KQvK", "KPvK", "KQvKR", "KRvKP", "KPvKP", "KBNvK", "KNvKP", "KPvKR", "KNvKB"])
 def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     """Every legal position's exit byte (best capture or promotion, looked up in the smaller table) from
     the compiled pass equals Util.exits.ExitFinder's, for both sides to move: captures by either side,
