@@ -16,6 +16,7 @@ import itertools
 import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple, Union
 
@@ -227,8 +228,12 @@ def calculate_table(
         partial.unlink()
     store = store or TableStore(results_dir or path.parent, progress=progress)
     table = store.compute(material, checkpoint_path=partial, checkpoint_seconds=checkpoint_seconds)
-    counts, counts_black = board_counts_by_winner(table)
-    save_table(table, path, counts, counts_black)
+    # The counts are written after the S_n data: counted on other threads while that is deflated on this one
+    # (deflate is one stream, so the file is the same byte for byte): KBBNvK's 2.6 s of counting are hidden.
+    with ThreadPoolExecutor(1, thread_name_prefix="board-counts") as pool:
+        counting = pool.submit(board_counts_by_winner, table)
+        save_table(table, path, lambda: counting.result()[0], lambda: counting.result()[1])
+        counts, counts_black = counting.result()
     if partial.exists():
         partial.unlink()
     return path, table, counts, counts_black

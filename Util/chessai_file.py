@@ -37,7 +37,7 @@ import struct
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Dict, Iterator, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -215,6 +215,14 @@ class _Checksum:
         self.digest = digest
 
 
+class _Counts:
+    """Board counts that the pickle writes when it reaches them, after the S_n data: ``get()`` gives the
+    dict, so that they can still be counted on other threads while that data is deflated."""
+
+    def __init__(self, get: Callable[[], Dict[int, int]]) -> None:
+        self.get = get
+
+
 class _StreamingPickler(pickle._Pickler):
     """pickle's own (Python) pickler, which writes a :class:`_StoredSide` exactly as it writes the
     ``bytes`` of that data (so the file is the same byte for byte), but a piece at a time."""
@@ -237,8 +245,12 @@ class _StreamingPickler(pickle._Pickler):
     def _save_checksum(self, checksum: _Checksum) -> None:
         self.save(checksum.digest.hexdigest())
 
+    def _save_counts(self, counts: _Counts) -> None:
+        self.save({int(n): int(c) for n, c in counts.get().items()})
+
     dispatch[_StoredSide] = _save_stored_side
     dispatch[_Checksum] = _save_checksum
+    dispatch[_Counts] = _save_counts
 
 
 def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.ndarray,
@@ -256,17 +268,23 @@ def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.nda
     }
 
 
-def save_table(table: DtmTable, path: os.PathLike, board_counts: Dict[int, int],
-               board_counts_black: Optional[Dict[int, int]] = None) -> Path:
+Counts = Union[Dict[int, int], Callable[[], Dict[int, int]]]
+
+
+def save_table(table: DtmTable, path: os.PathLike, board_counts: Counts,
+               board_counts_black: Optional[Counts] = None) -> Path:
     """Write ``table`` to ``path`` (deflate), atomically; returns the path.  ``board_counts``: boards per
-    S_n in which White mates; ``board_counts_black``: in which Black mates (needed when Black has pieces)."""
+    S_n in which White mates; ``board_counts_black``: in which Black mates (needed when Black has pieces).
+    Either may be a function that returns them: it is called once the S_n data is written, so that they
+    can be counted meanwhile (see calculation.calculate_table)."""
     payload = _arrays_payload(table.material, table.dtm_white, table.dtm_black)
     payload["kind"] = "table"
-    payload["board_counts"] = {int(n): int(c) for n, c in board_counts.items()}
+    payload["board_counts"] = _Counts(board_counts if callable(board_counts) else lambda: board_counts)
     if not table.material.lone_black_king:
         if board_counts_black is None:
             raise ValueError(f"{table.material}: Black has pieces, so the counts of Black's S_n are needed too")
-        payload["board_counts_black"] = {int(n): int(c) for n, c in board_counts_black.items()}
+        black = board_counts_black
+        payload["board_counts_black"] = _Counts(black if callable(black) else lambda: black)
     path = Path(path)
     _write_atomic(path, payload, zipfile.ZIP_DEFLATED, _deflate_level(payload))
     return path

@@ -110,6 +110,26 @@ def test_a_side_read_a_piece_at_a_time_is_the_side_written(piece, store, tmp_pat
     assert np.array_equal(load_sides(path, (False,)).dtm_black, original.dtm_black)
 
 
+def test_counts_given_late_are_written_as_counts_given_at_once(store, tmp_path):
+    """Board counts handed over as functions (counted on other threads while the S_n data is deflated) are
+    asked for only after that data, and give the very file that the counts themselves give."""
+    original = store.get("KQvKR")
+    white, black = board_counts_by_winner(original)
+    at_once = save_table(original, tmp_path / "at_once" / "KQvKR.chessAI", white, black)
+    asked = []
+
+    def late(counts):
+        def get():
+            asked.append(counts)
+            return counts
+        return get
+
+    later = save_table(original, tmp_path / "late" / "KQvKR.chessAI", late(white), late(black))
+    assert asked == [white, black]
+    assert later.read_bytes() == at_once.read_bytes()
+    assert load_table_with_counts(later)[1:] == (white, black)
+
+
 def test_sides_in_the_wrong_order_are_refused(kqk_file, tmp_path):
     """The checksum is of White's data, then Black's, read as they come: a file that holds them the other
     way round (no writer does) is refused with that reason, not taken for damaged."""
