@@ -524,6 +524,34 @@ def _set_counters(lay, side, n, cand, m, fetched, mine, other, exit_value, buffe
             _compare_and_swap(mine, cand[k], np.uint8(UNKNOWN), np.uint8(ILLEGAL - 1 - left[k]))
 
 
+@njit(nogil=True, cache=True)
+def set_first_counters(lay, side, start, stop, mine, other, exit_value):
+    """Before the first loss ply, when the opponent has won nothing yet: the counter of every undecided
+    position (``side`` to move) in ``range(start, stop)``, as _set_counters would set it there: NEVER
+    where an exit wins or draws, else 1 + the number of its legal moves.  In index order, so that the
+    look-ups of one position's moves and of the next position's run along the arrays side by side
+    instead of jumping about, as they do when a ply first reaches a position."""
+    squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
+    for q in range(start, stop):
+        if mine[q] != UNKNOWN:
+            continue
+        e = np.int64(exit_value[q])
+        if e != NO_EXIT and e % 2 == 1:  # odd: a mate, or DRAW (255)
+            mine[q] = lay.floor
+            continue
+        _decode(q, lay, squares)
+        occ = _occupancy(squares, lay.count)
+        enemy = _enemy_pawns(lay, side, squares)
+        left = 0
+        for i in range(5):
+            piece = _piece(lay, side, i)
+            if piece < 0:
+                break
+            for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
+                left += other[_moved(lay, q, squares, piece, out[j])] != ILLEGAL
+        mine[q] = ILLEGAL - 1 - left
+
+
 @njit(nogil=True, cache=True, inline="always")
 def _count_down(mine, q, floor):
     """Count position q's counter down by one; the counter before (c >= 2), or 0 where q holds none that

@@ -493,6 +493,16 @@ class _Engine:
             self._clear_counters()
         self.kernel_layout = self.kernel_layout._replace(floor=self.counter_floor if fits else UNKNOWN)
 
+    def set_first_counters(self) -> None:
+        """Before ply 1 of a new calculation: Black's loss counters of every undecided position, in one pass
+        in index order (kernels.set_first_counters), instead of each when a ply first reaches it."""
+        self.start_counting(1)
+        if not self.counting:
+            return
+        black, white, exit_value = self.dtm[BLACK], self.dtm[WHITE], self.exit_value[BLACK]
+        self.threads.map(lambda span: self.kernels.set_first_counters(self.kernel_layout, BLACK, *span, black, white,
+                                                                      exit_value), _spans(black.size, CHUNK))
+
     def _clear_counters(self) -> None:
         black, floor = self.dtm[BLACK], self.kernel_layout.floor
         self.threads.map(lambda span: self.kernels.clear_counters(black, *span, floor), _spans(black.size, CHUNK))
@@ -745,6 +755,7 @@ def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = 
             on_ply(0, sum(f.size for f in frontiers))
         if checkpoint:
             checkpoint(0, engine.dtm_white, engine.dtm_black)
+        engine.set_first_counters()
     else:
         n_done = resume[0]
         frontiers = [engine.frontier(side, n_done) for side in SIDES]

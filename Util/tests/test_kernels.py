@@ -180,3 +180,32 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
         assert np.array_equal(counts, np.bincount(expected, minlength=256))
         found_exits |= bool((expected != NO_EXIT).any())
     assert found_exits
+
+
+@pytest.mark.parametrize("name", ["KQvKR", "KRvKP", "KPvKP"])
+def test_first_counters_count_the_legal_moves(name, store):
+    """Before ply 1 every undecided position with Black to move gets its counter in one pass: 1 + its legal
+    moves that stay in the table (python-chess's legal moves less captures, promotions and double steps
+    beside an enemy pawn), or NEVER (the byte below the lowest counter) where a capture or promotion
+    draws or wins for Black."""
+    from Util.exits import ILLEGAL
+    from Util.parallel import Threads
+    from Util.retrograde import _Engine
+
+    material = Material.parse(name)
+    engine = _Engine(material, store._subtables(material), Threads(1))
+    engine.classify()
+    for side in (0, 1):
+        engine.mates(side)
+    engine.set_first_counters()
+    values, floor = engine.dtm[1], engine.kernel_layout.floor
+    counted = np.flatnonzero((values > floor) & (values < ILLEGAL))
+    never = np.flatnonzero(values == floor)
+    assert counted.size > 1000 and never.size > 100
+    rng = np.random.default_rng(7)
+    for index in rng.choice(counted, 300, replace=False):
+        board = _board(engine.layout, int(index), white_to_move=False)
+        staying = [move for move in board.legal_moves if _stays_in_table(board, move)]
+        assert ILLEGAL - int(values[index]) == 1 + len(staying), board.fen()
+    exit_value = engine.exit_value[1]
+    assert (exit_value[never] % 2 == 1).all() and (exit_value[counted] % 2 == 0).all()
