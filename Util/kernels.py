@@ -454,8 +454,9 @@ def _mark(cand, m, mine, n, found, count, floor):
 # ---- counters of the moves that still escape ------------------------------------------------------
 # A loss candidate is usually re-checked in ply after ply, each time one more of its children is won by
 # the opponent (98 % of the checks of KRPvKR's loss plies find an escape).  A counter per position
-# instead: set when the position is first reached (its children not yet won by the opponent), counted
-# down by every later un-move into it; at zero every move loses.
+# instead: set for every position before ply 1 (set_first_counters: its legal moves, none yet won by the
+# opponent), or where that was not done (a resumed calculation) when a ply first reaches the position
+# (_set_counters), and counted down by every un-move into it; at zero every move loses.
 #
 # The counter lives in the position's own DTM byte, which holds nothing else while it is undecided: up to
 # ply n every value is at most n, so the bytes just below ILLEGAL are free.  Counter c (the moves not yet

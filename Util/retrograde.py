@@ -19,9 +19,10 @@ but on integer indices in numpy arrays instead of sets of Boards:
   move from the other side's positions found mating in n-1; a candidate is
   mated in n only if *every* legal move leads into a mate already found
   (checked forward).  Black's candidates keep a counter instead: the moves
-  not yet refuted, counted when the position is first reached and counted
-  down by every later un-move into it, so a position reached in ply after
-  ply is not checked forward again each time.  The counter is kept in the
+  not yet refuted, counted for every position in one pass before ply 1 (or,
+  after a resume, when a ply first reaches it) and counted down by every
+  un-move into it, so a position reached in ply after ply is not checked
+  forward again each time.  The counter is kept in the
   position's own DTM byte, free while it is undecided (see
   :func:`Util.kernels.count_losses`), so counting costs no memory.
 * Each ply does both: White to move and Black to move each get their value
