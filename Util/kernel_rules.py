@@ -3,9 +3,11 @@
 The engine's first pass (``classify``) visits every index of a table once:
 is the position legal with White to move, with Black to move, and who is
 in check.  :mod:`Util.rules` answers that for whole numpy arrays; here the
-same rules run position by position with numba, without the temporary
-arrays, for :func:`classify_span`.  The rules are python-chess's
-``Board.is_valid()`` (see :mod:`Util.rules`).
+same rules run position by position with numba (:func:`status`), without
+the temporary arrays, and :func:`classify_span` applies them to 64
+neighbouring indices at a time, which differ only in the last piece's
+square.  The rules are python-chess's ``Board.is_valid()`` (see
+:mod:`Util.rules`).
 """
 
 from __future__ import annotations
