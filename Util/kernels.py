@@ -300,7 +300,7 @@ def _buffers():
             np.empty(_CHILDREN, dtype=np.int32), np.empty(_CHILDREN, dtype=np.uint8))
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _append_moves(lay, side, f, backward, squares, out, cand, m):
     """Append to ``cand[m:]`` the positions one move of ``side`` after position ``f`` (the other side to
     move), or, ``backward``, one move before it (``side`` to move; where the white king un-moves onto
