@@ -485,6 +485,14 @@ def _compare_and_swap(typingctx, array, index, expected, value):
     return types.boolean(array, index, types.uint8, types.uint8), codegen
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _exit_escapes(exit_byte):
+    """Whether a capture or promotion wins or draws (an odd exit byte: a mate, or DRAW), so that the
+    position never loses: its counter is NEVER."""
+    e = np.int64(exit_byte)
+    return e != NO_EXIT and e % 2 == 1
+
+
 @njit(nogil=True, cache=True)
 def _set_counters(lay, side, n, cand, m, fetched, mine, other, exit_value, buffers):
     """Set the counters of the first ``m`` candidates (``side`` to move) reached for the first time in
@@ -502,21 +510,13 @@ def _set_counters(lay, side, n, cand, m, fetched, mine, other, exit_value, buffe
         if fetched[k] != UNKNOWN:
             continue
         q = cand[k]
-        e = np.int64(exit_value[q])
-        if e != NO_EXIT and e % 2 == 1:  # odd: a mate, or DRAW (255)
+        if _exit_escapes(exit_value[q]):
             _compare_and_swap(mine, q, np.uint8(UNKNOWN), np.uint8(lay.floor))
             continue
         left[k] = 0
-        _decode(q, lay, squares)
-        occ = _occupancy(squares, lay.count)
-        enemy = _enemy_pawns(lay, side, squares)
-        for i in range(5):
-            piece = _piece(lay, side, i)
-            if piece < 0:
-                break
-            for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
-                child[c], owner[c] = _moved(lay, q, squares, piece, out[j]), k
-                c += 1
+        first = c
+        c = _append_moves(lay, side, q, False, squares, out, child, c)
+        owner[first:c] = k
     for j in range(c):
         v = np.int64(other[child[j]])
         left[owner[j]] += (v != ILLEGAL) & ((v % 2 == 0) | (v >= n - 1))
@@ -536,10 +536,10 @@ def set_first_counters(lay, side, start, stop, mine, other, exit_value):
     for q in range(start, stop):
         if mine[q] != UNKNOWN:
             continue
-        e = np.int64(exit_value[q])
-        if e != NO_EXIT and e % 2 == 1:  # odd: a mate, or DRAW (255)
+        if _exit_escapes(exit_value[q]):
             mine[q] = lay.floor
             continue
+        # the moves counted as they are found, not listed first with _append_moves (KBBNvK: 2.7 s, not 4.1 s)
         _decode(q, lay, squares)
         occ = _occupancy(squares, lay.count)
         enemy = _enemy_pawns(lay, side, squares)
