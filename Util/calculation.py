@@ -229,7 +229,7 @@ def calculate_table(
     store = store or TableStore(results_dir or path.parent, progress=progress)
     table = store.compute(material, checkpoint_path=partial, checkpoint_seconds=checkpoint_seconds)
     # The counts are written after the S_n data: counted on other threads while that is deflated on this one
-    # (deflate is one stream, so the file is the same byte for byte): KBBNvK's 2.6 s of counting are hidden.
+    # (deflate is one stream, so the file is the same byte for byte).
     with ThreadPoolExecutor(1, thread_name_prefix="board-counts") as pool:
         counting = pool.submit(board_counts_by_winner, table)
         save_table(table, path, lambda: counting.result()[0], lambda: counting.result()[1])

@@ -217,10 +217,11 @@ class _Checksum:
 
 class _Counts:
     """Board counts that the pickle writes when it reaches them, after the S_n data: ``get()`` gives the
-    dict, so that they can still be counted on other threads while that data is deflated."""
+    dict (the counts themselves, or what the function given returns), so that they can still be counted
+    on other threads while that data is deflated."""
 
-    def __init__(self, get: Callable[[], Dict[int, int]]) -> None:
-        self.get = get
+    def __init__(self, counts: "Counts") -> None:
+        self.get = counts if callable(counts) else lambda: counts
 
 
 class _StreamingPickler(pickle._Pickler):
@@ -279,12 +280,11 @@ def save_table(table: DtmTable, path: os.PathLike, board_counts: Counts,
     can be counted meanwhile (see calculation.calculate_table)."""
     payload = _arrays_payload(table.material, table.dtm_white, table.dtm_black)
     payload["kind"] = "table"
-    payload["board_counts"] = _Counts(board_counts if callable(board_counts) else lambda: board_counts)
+    payload["board_counts"] = _Counts(board_counts)
     if not table.material.lone_black_king:
         if board_counts_black is None:
             raise ValueError(f"{table.material}: Black has pieces, so the counts of Black's S_n are needed too")
-        black = board_counts_black
-        payload["board_counts_black"] = _Counts(black if callable(black) else lambda: black)
+        payload["board_counts_black"] = _Counts(board_counts_black)
     path = Path(path)
     _write_atomic(path, payload, zipfile.ZIP_DEFLATED, _deflate_level(payload))
     return path
