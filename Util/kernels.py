@@ -118,6 +118,8 @@ class KernelLayout(NamedTuple):
     white_pawns: int  # White's pawns, the same way (for en passant)
     black_pawns: int
     en_passant: int  # 1 if both sides have pawns
+    #: The group of identical pieces, 4 bits each as piece + 1 (0: none).  Five pieces hold one at most.
+    identical: int
     #: Lowest DTM byte of Black's loss counters, while they live in Black's DTM array (see count_losses);
     #: UNKNOWN when they do not.  Every byte from it up, ILLEGAL excepted, is an undecided position.
     floor: int = UNKNOWN
@@ -127,6 +129,9 @@ class KernelLayout(NamedTuple):
         letters = layout.letters
         order = [sorted(layout.pieces_of[s], key=lambda i: _CHECK_ORDER.index(letters[i].upper())) for s in (0, 1)]
         pawns = [[i for i in layout.pieces_of[s] if letters[i] in "Pp"] for s in (0, 1)]
+        groups = layout.identical_groups
+        if len(groups) > 1:
+            raise ValueError(f"{layout.material}: the kernels handle one group of identical pieces, not {len(groups)}")
         return cls(
             count=len(letters),
             pawns=int(layout.material.has_pawns),
@@ -137,6 +142,7 @@ class KernelLayout(NamedTuple):
             white_pawns=_packed([i + 1 for i in pawns[0]]),
             black_pawns=_packed([i + 1 for i in pawns[1]]),
             en_passant=int(layout.en_passant_possible),
+            identical=_packed([i + 1 for i in (groups[0] if groups else [])]),
         )
 
 
@@ -277,6 +283,79 @@ def _unmoved_twin(lay, squares, piece, target):
     return _encode(lay, squares, target, _TWIN_ROW[row])
 
 
+# ---- identical pieces: one entry of a position does the work of all ----------------------------------
+# Two identical pieces stand in a position's two entries (three in its six), which always hold the same
+# value.  The plies un-move only from the entry whose identical pieces stand on ascending squares (the
+# sorted entry), list each predecessor as its sorted entry, and give a value to all entries of a position
+# at once (_mark_all).  Un-moving from the other entries would list the other entries of the same
+# predecessors, exactly as often (swapping identical pieces commutes with every move): so every counter
+# and every forward check comes out as before, done for one entry instead of two (six).  The other
+# entries are only ever written, never counted or checked.
+
+#: ``_OTHER_ORDERS[g][k]``: for a group of g identical pieces, its k-th order other than the ascending one
+#: (piece j of the group takes the square of piece _OTHER_ORDERS[g][k][j]).
+_OTHER_ORDERS = np.array([[[0, 0, 0]] * 5, [[0, 0, 0]] * 5, [[1, 0, 0]] + [[0, 0, 0]] * 4,
+                          [[0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]], dtype=np.int64)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _square_in(lay, index, piece):
+    """The square of ``piece`` in the position of ``index`` (not the white king, piece 0)."""
+    return (index >> (6 * (lay.count - 1 - piece))) & 63
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _group_size(lay):
+    """How many identical pieces the group has (0: no group)."""
+    return 0 if lay.identical == 0 else (2 if _listed(lay.identical, 2) < 0 else 3)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _is_sorted(lay, index):
+    """Whether the identical pieces of ``index`` stand on ascending squares (always, without a group)."""
+    if lay.identical == 0:
+        return True
+    x, y = _square_in(lay, index, _listed(lay.identical, 0)), _square_in(lay, index, _listed(lay.identical, 1))
+    c = _listed(lay.identical, 2)
+    return x < y and (c < 0 or y < _square_in(lay, index, c))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _sorted_entry(lay, index):
+    """The sorted entry of the position of ``index`` (``index`` itself without a group)."""
+    if lay.identical == 0:
+        return index
+    a, b, c = _listed(lay.identical, 0), _listed(lay.identical, 1), _listed(lay.identical, 2)
+    x, y = _square_in(lay, index, a), _square_in(lay, index, b)
+    if c < 0:
+        return index if x < y else index + (y - x) * stride(lay.count, a) + (x - y) * stride(lay.count, b)
+    z = _square_in(lay, index, c)
+    low, high = min(x, min(y, z)), max(x, max(y, z))
+    middle = x + y + z - low - high
+    return (index + (low - x) * stride(lay.count, a) + (middle - y) * stride(lay.count, b)
+            + (high - z) * stride(lay.count, c))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _other_entry(lay, index, k):
+    """The position of ``index`` with its identical pieces in their k-th other order (k below
+    _group_size's orders minus one: 1 for two pieces, 5 for three)."""
+    g = _group_size(lay)
+    moved = index
+    for j in range(g):
+        piece = _listed(lay.identical, j)
+        source = _listed(lay.identical, _OTHER_ORDERS[g, k, j])
+        moved += (_square_in(lay, index, source) - _square_in(lay, index, piece)) * stride(lay.count, piece)
+    return moved
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _other_entries(lay):
+    """How many entries a position has besides its sorted one: 0, 1 (two identical pieces) or 5 (three)."""
+    g = _group_size(lay)
+    return 0 if g == 0 else (1 if g == 2 else 5)
+
+
 # ---- blocks of positions: fetch their values together ---------------------------------------------
 # A position's values lie anywhere in arrays of up to a gigabyte, so each look-up waits for memory.
 # Looked up one position at a time, every wait is paid in full; gathered for a block of positions first
@@ -325,10 +404,17 @@ def _append_moves(lay, side, f, backward, squares, out, cand, m):
 @njit(nogil=True, cache=True, inline="always")
 def _block_predecessors(lay, side, frontier, start, squares, out, cand):
     """Fill ``cand`` with the predecessors (``side`` to move) of the block of ``frontier`` positions that
-    begins at ``start``; return how many."""
+    begins at ``start``; return how many.  With identical pieces: of the sorted frontier entries only, each
+    predecessor as its sorted entry."""
     m = 0
     for f in frontier[start : start + BLOCK]:
+        if not _is_sorted(lay, f):
+            continue
+        first = m
         m = _append_moves(lay, side, f, True, squares, out, cand, m)
+        if lay.identical:
+            for k in range(first, m):
+                cand[k] = _sorted_entry(lay, cand[k])
     return m
 
 
@@ -441,13 +527,26 @@ def _record(found, count, value):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _mark(cand, m, mine, n, found, count, floor):
-    """Give n to the first ``m`` candidates still undecided (a block may hold one twice); record them."""
+def _mark_others(lay, q, mine, n, found, count):
+    """Give n to the other entries of position q (identical pieces in other orders) still undecided; record
+    them; the new count."""
+    for k in range(_other_entries(lay)):
+        r = _other_entry(lay, q, k)
+        if _undecided(mine[r], lay.floor):
+            mine[r] = n
+            count = _record(found, count, r)
+    return count
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _mark(lay, cand, m, mine, n, found, count):
+    """Give n to the first ``m`` candidates still undecided (a block may hold one twice), and to their other
+    entries; record them."""
     for k in range(m):
         q = cand[k]
-        if _undecided(mine[q], floor):
+        if _undecided(mine[q], lay.floor):
             mine[q] = n
-            count = _record(found, count, q)
+            count = _mark_others(lay, q, mine, n, found, _record(found, count, q))
     return count
 
 
@@ -534,7 +633,7 @@ def set_first_counters(lay, side, start, stop, mine, other, exit_value):
     instead of jumping about, as they do when a ply first reaches a position."""
     squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
     for q in range(start, stop):
-        if mine[q] != UNKNOWN:
+        if mine[q] != UNKNOWN or not _is_sorted(lay, q):  # the plies count only sorted entries
             continue
         if _exit_escapes(exit_value[q]):
             mine[q] = lay.floor
@@ -581,7 +680,7 @@ def count_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_
             q = cand[k]
             if _count_down(mine, q, lay.floor) == 2 and _start_value(exit_value[q], q, ep_parent, ep_worst) <= n - 1:
                 if _compare_and_swap(mine, q, np.uint8(ILLEGAL - 1), np.uint8(n)):
-                    count = _record(found, count, q)
+                    count = _mark_others(lay, q, mine, n, found, _record(found, count, q))
     return count
 
 
@@ -617,7 +716,7 @@ def mark_wins(lay, side, n, frontier, mine, other, found):
     for start in range(0, frontier.size, BLOCK):
         m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
-        count = _mark(cand, m, mine, n, found, count, lay.floor)
+        count = _mark(lay, cand, m, mine, n, found, count)
     return count
 
 
@@ -634,7 +733,7 @@ def mark_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_w
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
         m = _keep_unchecked(cand, m, checked)
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
-        count = _mark(cand, m, mine, n, found, count, lay.floor)
+        count = _mark(lay, cand, m, mine, n, found, count)
     return count
 
 
@@ -645,12 +744,15 @@ def confirm_losses(lay, side, n, candidates, mine, other, exit_value, ep_parent,
     cand, fetched = buffers[2], buffers[6]
     count = 0
     for start in range(0, candidates.size, _CANDIDATES):
-        m = min(_CANDIDATES, candidates.size - start)
-        cand[:m] = candidates[start : start + m]
+        m = 0
+        for q in candidates[start : start + _CANDIDATES]:
+            if _is_sorted(lay, q):  # _mark gives the value to the other entries
+                cand[m] = q
+                m += 1
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
         m = _keep_unchecked(cand, m, checked)
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
-        count = _mark(cand, m, mine, n, found, count, lay.floor)
+        count = _mark(lay, cand, m, mine, n, found, count)
     return count
 
 
@@ -662,12 +764,12 @@ def pull_wins(lay, side, n, start, stop, mine, other, found):
     moves = np.empty(MAX_UNMOVES, dtype=np.int64)
     count = 0
     for index in range(start, stop):
-        if not _undecided(mine[index], lay.floor):
+        if not _undecided(mine[index], lay.floor) or not _is_sorted(lay, index):
             continue
         for j in range(_append_moves(lay, side, index, False, squares, out, moves, 0)):
             if other[moves[j]] == n - 1:
                 mine[index] = n
-                count = _record(found, count, index)
+                count = _mark_others(lay, index, mine, n, found, _record(found, count, index))
                 break
     return count
 
@@ -682,11 +784,11 @@ def pull_losses(lay, side, n, start, stop, mine, other, exit_value, ep_parent, e
     for block in range(start, stop, _CANDIDATES):
         m = 0
         for index in range(block, min(block + _CANDIDATES, stop)):
-            if _undecided(mine[index], lay.floor):
+            if _undecided(mine[index], lay.floor) and _is_sorted(lay, index):
                 cand[m] = index
                 m += 1
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
-        count = _mark(cand, m, mine, n, found, count, lay.floor)
+        count = _mark(lay, cand, m, mine, n, found, count)
     return count
 
 
@@ -700,11 +802,11 @@ def mates(lay, side, start, stop, in_check, mine, other, exit_value, ep_parent, 
     for block in range(start, stop, _CANDIDATES):
         m = 0
         for index in range(block, min(block + _CANDIDATES, stop)):
-            if (in_check[index >> 3] >> (7 - (index & 7))) & 1:
+            if (in_check[index >> 3] >> (7 - (index & 7))) & 1 and _is_sorted(lay, index):
                 cand[m] = index
                 m += 1
         m = _keep_losing(lay, side, 0, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
-        count = _mark(cand, m, mine, 0, found, count, lay.floor)
+        count = _mark(lay, cand, m, mine, 0, found, count)
     return count
 
 

@@ -209,3 +209,42 @@ def test_first_counters_count_the_legal_moves(name, store):
         assert ILLEGAL - int(values[index]) == 1 + len(staying), board.fen()
     exit_value = engine.exit_value[1]
     assert (exit_value[never] % 2 == 1).all() and (exit_value[counted] % 2 == 0).all()
+
+
+@pytest.mark.parametrize("name", ["KBBvK", "KBBNvK", "KPPvKP", "KNNNvK"])
+def test_the_entries_of_one_position_with_identical_pieces(name):
+    """A position with two (three) identical pieces has two (six) entries: python-chess sees one board in
+    all of them, exactly one has the identical pieces on ascending squares (the one the plies un-move
+    from), and every entry leads to that one."""
+    from itertools import permutations
+
+    from Util.kernels import _is_sorted, _other_entries, _other_entry, _sorted_entry
+
+    layout = Layout(Material.parse(name))
+    lay = KernelLayout.of(layout)
+    group = layout.identical_groups[0]
+    rng = np.random.default_rng(len(name))
+    checked = 0
+    while checked < 200:
+        index = int(rng.integers(layout.size))
+        squares = [int(s[0]) for s in layout.decode(np.array([index]))]
+        if len(set(squares)) < len(squares):
+            continue
+        board = _key(_board(layout, index, True))
+        entries = {index} | {int(_other_entry(lay, index, k)) for k in range(_other_entries(lay))}
+        assert len(entries) == len(list(permutations(group)))
+        assert {_key(_board(layout, e, True)) for e in entries} == {board}
+        in_order = [e for e in entries if _is_sorted(lay, e)]
+        assert len(in_order) == 1
+        sorted_squares = [int(s[0]) for s in layout.decode(np.array(in_order))]
+        assert [sorted_squares[i] for i in group] == sorted(squares[i] for i in group)
+        assert {int(_sorted_entry(lay, e)) for e in entries} == set(in_order)
+        checked += 1
+
+
+def test_a_table_without_identical_pieces_has_one_entry_per_position():
+    from Util.kernels import _is_sorted, _other_entries, _sorted_entry
+
+    lay = KernelLayout.of(Layout(Material.parse("KRBNvK")))
+    assert _other_entries(lay) == 0
+    assert all(_is_sorted(lay, i) and _sorted_entry(lay, i) == i for i in (0, 12345, 987654321))
