@@ -405,7 +405,7 @@ class _Engine:
         in_check, exit_value, ep = self._in_check[side], self.exit_value[side], self.en_passant_worst(side)
         jobs = [partial(self.kernels.mates, lay, side, *span, in_check, mine, other, exit_value, *ep)
                 for span in _spans(self.layout.size, CHUNK)]
-        return self._collect(jobs, mine, 0)
+        return self._collect([jobs], mine, 0)
 
     def forget_checks(self) -> None:
         """Free the in-check bits: only the mates need them."""
@@ -474,7 +474,7 @@ class _Engine:
         found = self._ply(side, n, frontier, direct,
                           pull=partial(self.kernels.pull_losses, lay, side, n), push=push,
                           confirm=partial(self.kernels.confirm_losses, lay, side, n),
-                          arrays=(mine, other, exit_value, *ep, checked))
+                          arrays=(mine, other, exit_value, *ep, checked), one_writer=counting)
         if counting and self._pulled:  # un-moves not counted: start again
             self._clear_counters()
         return found
@@ -537,25 +537,48 @@ class _Engine:
         return frontier.size * 8 > self.layout.size and self._count_undecided(self.dtm[side]) < frontier.size
 
     def _ply(self, side: int, n: int, frontier: Frontier, direct: List[np.ndarray], pull, push, confirm,
-             arrays: tuple) -> Frontier:
+             arrays: tuple, one_writer: bool = False) -> Frontier:
         """The jobs of one side's ply, run on all threads: ``push`` from the frontier's pieces (or ``pull``
         over spans of the undecided positions when that is less work), and ``confirm`` the positions
         ``direct`` decided by a move into another table at this ply.  Each kernel takes its positions,
-        then ``arrays``, then the buffer for what it finds.  Returns the new positions."""
+        then ``arrays``, then the buffer for what it finds.  Returns the new positions.
+
+        ``one_writer``: ``push`` writes without atomic steps (kernels.count_losses), so its jobs take whole
+        white-king slots (_slot_jobs) and the confirming jobs run after them, not beside them."""
         self._pulled = self._pulling_is_cheaper(side, frontier)
+        one_writer = one_writer and not self._pulled
         if self._pulled:
             jobs = [partial(pull, *span, *arrays) for span in _spans(self.layout.size, CHUNK)]
+        elif one_writer:
+            jobs = self._slot_jobs(push, frontier, arrays)
         elif isinstance(frontier, _Scan):
             jobs = [partial(_on_span, push, frontier, a, b, *arrays) for a, b in _spans(self.layout.size, CHUNK)]
         else:
             jobs = [partial(_on_piece, push, frontier, a, b, *arrays)
                     for a, b in _spans(frontier.size, self._batch(frontier.size))]
-        jobs += [partial(_on_piece, confirm, positions, a, b, *arrays)
-                 for positions in direct for a, b in _spans(positions.size, self._batch(positions.size))]
-        return self._collect(jobs, self.dtm[side], n)
+        confirming = [partial(_on_piece, confirm, positions, a, b, *arrays)
+                      for positions in direct for a, b in _spans(positions.size, self._batch(positions.size))]
+        phases = [jobs, confirming] if one_writer else [jobs + confirming]
+        return self._collect(phases, self.dtm[side], n)
 
-    def _collect(self, jobs: List[Callable[[np.ndarray], int]], values: np.ndarray, n: int) -> Frontier:
-        """Run the jobs on all threads; the new positions they marked n in ``values``.
+    def _slot_jobs(self, push, frontier: Frontier, arrays: tuple) -> List[Callable[[np.ndarray], int]]:
+        """``push`` over the frontier, one job per white-king slot: no two jobs reach the same predecessor
+        through the other side's un-moves, which leave the white king where it is (the largest jobs
+        first, so that the threads finish together)."""
+        per_slot = int(self.layout.strides[0])
+        slots = range(len(self.layout.king_squares))
+        if isinstance(frontier, _Scan):
+            return [partial(_on_spans, push, frontier, _spans_of(s * per_slot, (s + 1) * per_slot, CHUNK), *arrays)
+                    for s in slots]
+        bounds = np.searchsorted(frontier, np.arange(len(slots) + 1, dtype=np.int64) * per_slot)
+        batch = self._batch(frontier.size)
+        sizes = np.diff(bounds)
+        return [partial(_on_pieces, push, frontier, _spans_of(int(bounds[s]), int(bounds[s + 1]), batch), *arrays)
+                for s in np.argsort(-sizes, kind="stable") if sizes[s]]
+
+    def _collect(self, phases: List[List[Callable[[np.ndarray], int]]], values: np.ndarray, n: int) -> Frontier:
+        """Run the jobs on all threads, one phase after the other; the new positions they marked n in
+        ``values``.
 
         Each job records what it marks in a buffer and returns how many.  A
         small set is merged from the buffers into a sorted list (a position
@@ -574,7 +597,7 @@ class _Engine:
                 small = total[0] <= limit
             return found[:count].copy() if small else None
 
-        found = self.threads.map(run, jobs)
+        found = [part for jobs in phases for part in self.threads.map(run, jobs)]
         if total[0] > limit:
             if n == ILLEGAL:  # the deepest ply (see deepest_ply) cannot be read back from the array
                 raise RuntimeError(f"{self.material}: {total[0]} positions at ply {n}, more than it can list")
@@ -635,6 +658,27 @@ def _on_span(kernel: Callable[..., int], frontier: _Scan, start: int, stop: int,
     return kernel(positions + start, *arrays_and_found)
 
 
+def _on_spans(kernel: Callable[..., int], frontier: _Scan, spans: List[Tuple[int, int]], *arrays_and_found) -> int:
+    """_on_span over each of ``spans`` in turn, in one job (the positions found share its buffer)."""
+    return _one_after_another(partial(_on_span, kernel, frontier), spans, arrays_and_found)
+
+
+def _on_pieces(kernel: Callable[..., int], positions: np.ndarray, pieces: List[Tuple[int, int]],
+               *arrays_and_found) -> int:
+    """_on_piece over each of ``pieces`` in turn, in one job (the positions found share its buffer)."""
+    return _one_after_another(partial(_on_piece, kernel, positions), pieces, arrays_and_found)
+
+
+def _one_after_another(run: Callable[..., int], spans: List[Tuple[int, int]], arrays_and_found: tuple) -> int:
+    """``run(start, stop, *arrays, found)`` for each span, each recording into the rest of ``found``; the
+    total count (which, as a kernel's, may exceed the buffer: see kernels._record)."""
+    *arrays, found = arrays_and_found
+    count = 0
+    for start, stop in spans:
+        count += run(start, stop, *arrays, found[min(count, found.size):])
+    return count
+
+
 def _mark_undecided(values: np.ndarray, n: int, floor: int, positions: np.ndarray, *arrays_and_found) -> int:
     """Give n to those ``positions`` still undecided in ``values`` (UNKNOWN, or a loss counter: a byte from
     ``floor`` up but ILLEGAL); record them in the buffer (the last argument; the others are the kernels'
@@ -670,7 +714,12 @@ def _filled(size: int, value: int, threads: Threads) -> np.ndarray:
 
 def _spans(total: int, step: int) -> List[Tuple[int, int]]:
     """``(start, stop)`` pieces of ``range(total)``, ``step`` long (the last may be shorter)."""
-    return [(start, min(start + step, total)) for start in range(0, total, step)]
+    return _spans_of(0, total, step)
+
+
+def _spans_of(begin: int, end: int, step: int) -> List[Tuple[int, int]]:
+    """``(start, stop)`` pieces of ``range(begin, end)``, ``step`` long (the last may be shorter)."""
+    return [(start, min(start + step, end)) for start in range(begin, end, step)]
 
 
 def _indices_equal(values: np.ndarray, n: int, threads: Optional[Threads] = None, chunk: int = 1 << 24) -> np.ndarray:

@@ -243,3 +243,33 @@ def test_promotion_tables_kept_in_part_give_the_same_table(material, store):
     from_parts = compute_table(material, parts)
     assert np.array_equal(from_parts.dtm_white, expected.dtm_white)
     assert np.array_equal(from_parts.dtm_black, expected.dtm_black)
+
+
+def test_counting_jobs_take_whole_white_king_slots(store):
+    """Black's counters are counted down without atomic steps, so no two jobs of a ply may reach one
+    predecessor: each job takes the frontier positions of whole white-king slots (Black's un-moves leave
+    the white king where it is), listed or left in the values, and together the jobs take every one."""
+    from Util.parallel import Threads
+    from Util.retrograde import _Scan
+
+    material = Material.parse("KQvKR")
+    engine = _Engine(material, store._subtables(material), Threads(2))
+    per_slot = int(engine.layout.strides[0])
+    rng = np.random.default_rng(3)
+    listed = np.unique(rng.integers(0, engine.layout.size, 50_000)).astype(np.int32)
+    values = np.zeros(engine.layout.size, dtype=np.uint8)
+    values[listed] = 9
+    for frontier in (listed, _Scan(values, 9, listed.size)):
+        taken = []
+
+        def kernel(positions, found):
+            taken[-1].append(positions)
+            return 0
+
+        for job in engine._slot_jobs(kernel, frontier, ()):
+            taken.append([])
+            job(np.empty(16, np.int32))
+        per_job = [np.concatenate(parts) for parts in taken if parts]
+        assert len(per_job) == len(engine.layout.king_squares)
+        assert all(len(np.unique(positions // per_slot)) == 1 for positions in per_job)
+        assert np.array_equal(np.sort(np.concatenate(per_job)), listed)
