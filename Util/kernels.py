@@ -281,14 +281,21 @@ def _unmoved_twin(lay, squares, piece, target):
     return _encode(lay, squares, target, _TWIN_ROW[row])
 
 
-# ---- identical pieces: one entry of a position does the work of all ----------------------------------
+# ---- a position's entries: one does the work of all ---------------------------------------------------
 # Two identical pieces stand in a position's two entries (three in its six), which always hold the same
 # value.  The plies un-move only from the entry whose identical pieces stand on ascending squares (the
 # sorted entry), list each predecessor as its sorted entry, and give a value to all entries of a position
-# at once (_mark_all).  Un-moving from the other entries would list the other entries of the same
-# predecessors, exactly as often (swapping identical pieces commutes with every move): so every counter
-# and every forward check comes out as before, done for one entry instead of two (six).  The other
-# entries are only ever written, never counted or checked.
+# at once (_mark_others).  Un-moving from the other entries would list the other entries of the same
+# predecessors, exactly as often (swapping identical pieces commutes with every move, and no position is
+# its own swap): so every counter and every forward check comes out as before, done for one entry
+# instead of two (six).  The other entries are only ever written, never counted or checked.
+#
+# A pawnless position whose white king stands on the a1-h8 diagonal has a second entry too, its mirror
+# in that diagonal.  The kernels that only ask whether a position has some move into a set (marking
+# wins, forward checks) also take one of these, the first entry (the lowest index of all of a
+# position's entries).  The counters do not: a position can be its own mirror, and its un-moves then
+# list both entries of a predecessor where the mirror entries of the position listed one each, so a
+# count would come out differently; Black's counters keep both mirror entries, each counted.
 
 #: ``_OTHER_ORDERS[g][k]``: for a group of g identical pieces, its k-th order other than the ascending one
 #: (piece j of the group takes the square of piece _OTHER_ORDERS[g][k][j]).
@@ -354,6 +361,38 @@ def _other_entries(lay):
     return 0 if g == 0 else (1 if g == 2 else 5)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _has_mirror(lay, index):
+    """Whether the white king of ``index`` stands on the a1-h8 diagonal of a pawnless table (the position
+    then has its mirror in that diagonal as another entry)."""
+    return _DIAGONAL_SQUARE[lay.pawns, _SQUARE_OF_SLOT[lay.pawns, index >> (6 * (lay.count - 1))]]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _mirror_entry(lay, index):
+    """The entry of ``index``'s position mirrored in the a1-h8 diagonal (its white king stays: it must
+    stand on that diagonal)."""
+    mirrored = index >> (6 * (lay.count - 1)) << (6 * (lay.count - 1))
+    for i in range(1, lay.count):
+        mirrored += _TRANSFORMS[_DIAGONAL_ROW, _square_in(lay, index, i)] * stride(lay.count, i)
+    return mirrored
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _first_entry(lay, index):
+    """The lowest index among the entries of ``index``'s position: identical pieces swapped, mirrored."""
+    first = _sorted_entry(lay, index)
+    if _has_mirror(lay, index):
+        first = min(first, _sorted_entry(lay, _mirror_entry(lay, index)))
+    return first
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _entry_to_use(lay, index, mirrors):
+    """The entry that stands for ``index``'s position: the first (``mirrors``) or the sorted one."""
+    return _first_entry(lay, index) if mirrors else _sorted_entry(lay, index)
+
+
 # ---- blocks of positions: fetch their values together ---------------------------------------------
 # A position's values lie anywhere in arrays of up to a gigabyte, so each look-up waits for memory.
 # Looked up one position at a time, every wait is paid in full; gathered for a block of positions first
@@ -400,19 +439,20 @@ def _append_moves(lay, side, f, backward, squares, out, cand, m):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _block_predecessors(lay, side, frontier, start, squares, out, cand):
+def _block_predecessors(lay, side, frontier, start, squares, out, cand, mirrors):
     """Fill ``cand`` with the predecessors (``side`` to move) of the block of ``frontier`` positions that
-    begins at ``start``; return how many.  With identical pieces: of the sorted frontier entries only, each
-    predecessor as its sorted entry."""
+    begins at ``start``; return how many.  Of one entry per position only, each predecessor as that entry:
+    the first entry (``mirrors``, for kernels that ask whether a position has a move into a set) or the
+    sorted one (for counters: see "a position's entries" above)."""
     m = 0
     for f in frontier[start : start + BLOCK]:
-        if not _is_sorted(lay, f):
+        if f != _entry_to_use(lay, f, mirrors):
             continue
         first = m
         m = _append_moves(lay, side, f, True, squares, out, cand, m)
-        if lay.identical:
+        if lay.identical or (mirrors and lay.pawns == 0):
             for k in range(first, m):
-                cand[k] = _sorted_entry(lay, cand[k])
+                cand[k] = _entry_to_use(lay, cand[k], mirrors)
     return m
 
 
@@ -525,14 +565,25 @@ def _record(found, count, value):
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _mark_entry(lay, r, mine, n, found, count):
+    """Give n to entry r if still undecided, and record it; the new count."""
+    if _undecided(mine[r], lay.floor):
+        mine[r] = n
+        count = _record(found, count, r)
+    return count
+
+
+@njit(nogil=True, cache=True, inline="always")
 def _mark_others(lay, q, mine, n, found, count):
-    """Give n to the other entries of position q (identical pieces in other orders) still undecided; record
-    them; the new count."""
+    """Give n to the other entries of position q (identical pieces in other orders, the mirror in the
+    a1-h8 diagonal) still undecided; record them; the new count."""
     for k in range(_other_entries(lay)):
-        r = _other_entry(lay, q, k)
-        if _undecided(mine[r], lay.floor):
-            mine[r] = n
-            count = _record(found, count, r)
+        count = _mark_entry(lay, _other_entry(lay, q, k), mine, n, found, count)
+    if _has_mirror(lay, q):
+        mirror = _mirror_entry(lay, q)
+        count = _mark_entry(lay, mirror, mine, n, found, count)
+        for k in range(_other_entries(lay)):
+            count = _mark_entry(lay, _other_entry(lay, mirror, k), mine, n, found, count)
     return count
 
 
@@ -654,7 +705,7 @@ def count_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_
     squares, out, cand, _, _, _, fetched = buffers
     count = 0
     for start in range(0, frontier.size, BLOCK):
-        m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
+        m = _block_predecessors(lay, side, frontier, start, squares, out, cand, False)
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
         _set_counters(lay, side, n, cand, m, fetched, mine, other, exit_value, buffers)
         for k in range(m):
@@ -699,7 +750,7 @@ def mark_wins(lay, side, n, frontier, mine, other, found):
     squares, out, cand, _, _, _, fetched = buffers
     count = 0
     for start in range(0, frontier.size, BLOCK):
-        m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
+        m = _block_predecessors(lay, side, frontier, start, squares, out, cand, True)
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
         count = _mark(lay, cand, m, mine, n, found, count)
     return count
@@ -714,7 +765,7 @@ def mark_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_w
     squares, out, cand, _, _, _, fetched = buffers
     count = 0
     for start in range(0, frontier.size, BLOCK):
-        m = _block_predecessors(lay, side, frontier, start, squares, out, cand)
+        m = _block_predecessors(lay, side, frontier, start, squares, out, cand, True)
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
         m = _keep_unchecked(cand, m, checked)
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
@@ -731,7 +782,7 @@ def confirm_losses(lay, side, n, candidates, mine, other, exit_value, ep_parent,
     for start in range(0, candidates.size, _CANDIDATES):
         m = 0
         for q in candidates[start : start + _CANDIDATES]:
-            if _is_sorted(lay, q):  # _mark gives the value to the other entries
+            if q == _first_entry(lay, q):  # _mark gives the value to the other entries
                 cand[m] = q
                 m += 1
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
@@ -749,7 +800,7 @@ def pull_wins(lay, side, n, start, stop, mine, other, found):
     moves = np.empty(MAX_UNMOVES, dtype=np.int64)
     count = 0
     for index in range(start, stop):
-        if not _undecided(mine[index], lay.floor) or not _is_sorted(lay, index):
+        if not _undecided(mine[index], lay.floor) or index != _first_entry(lay, index):
             continue
         for j in range(_append_moves(lay, side, index, False, squares, out, moves, 0)):
             if other[moves[j]] == n - 1:
@@ -769,7 +820,7 @@ def pull_losses(lay, side, n, start, stop, mine, other, exit_value, ep_parent, e
     for block in range(start, stop, _CANDIDATES):
         m = 0
         for index in range(block, min(block + _CANDIDATES, stop)):
-            if _undecided(mine[index], lay.floor) and _is_sorted(lay, index):
+            if _undecided(mine[index], lay.floor) and index == _first_entry(lay, index):
                 cand[m] = index
                 m += 1
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
@@ -787,7 +838,7 @@ def mates(lay, side, start, stop, in_check, mine, other, exit_value, ep_parent, 
     for block in range(start, stop, _CANDIDATES):
         m = 0
         for index in range(block, min(block + _CANDIDATES, stop)):
-            if (in_check[index >> 3] >> (7 - (index & 7))) & 1 and _is_sorted(lay, index):
+            if (in_check[index >> 3] >> (7 - (index & 7))) & 1 and index == _first_entry(lay, index):
                 cand[m] = index
                 m += 1
         m = _keep_losing(lay, side, 0, cand, m, other, exit_value, ep_parent, ep_worst, buffers)

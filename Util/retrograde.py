@@ -52,7 +52,16 @@ writes nothing but values that make the check fail whether it reads them
 or the UNKNOWN before them.  So the pieces run on threads, one per core (the
 compiled kernels release the interpreter lock).  Two threads may find the
 same position; the new S_n is deduplicated, so the result does not depend
-on the order in which the threads ran.
+on the order in which the threads ran.  Black's counters are the exception:
+counted down without atomic steps, each by one thread only, so those jobs
+take whole white-king slots (Black's un-moves leave the white king where
+it is) and nothing runs beside them (:meth:`_Engine._slot_jobs`).
+
+**One entry per position.**  Identical pieces in two orders, and the mirror
+in the a1-h8 diagonal where a pawnless table's white king stands on it, give
+a position several entries with one value.  The plies work from one of them
+and write the value into all (see "a position's entries" in
+:mod:`Util.kernels`).
 """
 
 from __future__ import annotations

@@ -223,13 +223,9 @@ def test_the_entries_of_one_position_with_identical_pieces(name):
     layout = Layout(Material.parse(name))
     lay = KernelLayout.of(layout)
     group = layout.identical_groups[0]
-    rng = np.random.default_rng(len(name))
     checked = 0
-    while checked < 200:
-        index = int(rng.integers(layout.size))
+    for index in _random_positions(layout, 200):
         squares = [int(s[0]) for s in layout.decode(np.array([index]))]
-        if len(set(squares)) < len(squares):
-            continue
         board = _key(_board(layout, index, True))
         entries = {index} | {int(_other_entry(lay, index, k)) for k in range(_other_entries(lay))}
         assert len(entries) == len(list(permutations(group)))
@@ -240,11 +236,47 @@ def test_the_entries_of_one_position_with_identical_pieces(name):
         assert [sorted_squares[i] for i in group] == sorted(squares[i] for i in group)
         assert {int(_sorted_entry(lay, e)) for e in entries} == set(in_order)
         checked += 1
+    assert checked == 200
+
+
+@pytest.mark.parametrize("name", ["KBNvK", "KBBvK", "KQvKR", "KRBBvK"])
+def test_a_king_on_the_diagonal_gives_a_mirror_entry(name):
+    """Without pawns, a white king on the a1-h8 diagonal gives each position a mirror entry (and its
+    identical pieces swapped): python-chess sees one board in all of them, and every one of them names
+    the lowest as the first entry, the one the plies take for all."""
+    from Util.kernels import _first_entry, _has_mirror, _mirror_entry, _other_entries, _other_entry
+
+    layout = Layout(Material.parse(name))
+    lay = KernelLayout.of(layout)
+    on_diagonal = 0
+    for index in _random_positions(layout, 400):
+        king = int(layout.decode(np.array([index]))[0][0])
+        assert bool(_has_mirror(lay, index)) == (king % 9 == 0)  # a1, b2, c3, d4
+        mirrors = {index, int(_mirror_entry(lay, index))} if _has_mirror(lay, index) else {index}
+        entries = mirrors | {int(_other_entry(lay, e, k)) for e in mirrors for k in range(_other_entries(lay))}
+        assert len({_key(_board(layout, e, True)) for e in entries}) == 1
+        assert {int(_first_entry(lay, e)) for e in entries} == {min(entries)}
+        on_diagonal += len(mirrors) == 2
+    assert on_diagonal > 50
+
+
+def _random_positions(layout: Layout, count: int) -> list:
+    """``count`` random indices of ``layout`` with no two pieces on one square."""
+    rng = np.random.default_rng(layout.size % 1000)
+    found = []
+    while len(found) < count:
+        index = int(rng.integers(layout.size))
+        squares = [int(s[0]) for s in layout.decode(np.array([index]))]
+        if len(set(squares)) == len(squares):
+            found.append(index)
+    return found
 
 
 def test_a_table_without_identical_pieces_has_one_entry_per_position():
-    from Util.kernels import _is_sorted, _other_entries, _sorted_entry
+    from Util.kernels import _first_entry, _is_sorted, _other_entries, _sorted_entry
 
     lay = KernelLayout.of(Layout(Material.parse("KRBNvK")))
     assert _other_entries(lay) == 0
     assert all(_is_sorted(lay, i) and _sorted_entry(lay, i) == i for i in (0, 12345, 987654321))
+    pawns = KernelLayout.of(Layout(Material.parse("KRPvKR")))
+    assert all(_first_entry(pawns, i) == i for i in (0, 12345, 987654321))
