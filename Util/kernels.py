@@ -668,31 +668,42 @@ def _set_counters(lay, side, n, cand, m, fetched, mine, other, exit_value, buffe
 
 
 @njit(nogil=True, cache=True)
-def set_first_counters(lay, side, start, stop, mine, other, exit_value):
-    """Before the first loss ply, when the opponent has won nothing yet: the counter of every undecided
-    position (``side`` to move) in ``range(start, stop)``, as _set_counters would set it there: NEVER
-    where an exit wins or draws, else 1 + the number of its legal moves.  In index order, so that the
-    look-ups of one position's moves and of the next position's run along the arrays side by side
-    instead of jumping about, as they do when a ply first reaches a position."""
+def set_first_counters(lay, start, stop, mine, other, exit_value):
+    """Before the first loss ply, when White has won nothing yet: the counter of every undecided position
+    with Black to move in ``range(start, stop)`` (multiples of 64), as _set_counters would set it there:
+    NEVER where an exit wins or draws, else 1 + the number of its legal moves.
+
+    64 indices at a time, those that differ only in the last piece's square (as
+    kernel_rules.classify_span): the black king's moves are found once for all 64 (the last piece only
+    blocks one of them, and the index with the king on the last piece's square is ILLEGAL anyway), and
+    Black's other piece, if it has one, is always the last piece (White has at least as many), so its
+    moves are the only ones found per index.  The look-ups run along the arrays, index after index."""
     squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
-    for q in range(start, stop):
-        if mine[q] != UNKNOWN or not _is_sorted(lay, q):  # the plies count only sorted entries
-            continue
-        if _exit_escapes(exit_value[q]):
-            mine[q] = lay.floor
-            continue
-        # the moves counted as they are found, not listed first with _append_moves (KBBNvK: 2.7 s, not 4.1 s)
-        _decode(q, lay, squares)
-        occ = _occupancy(squares, lay.count)
-        enemy = _enemy_pawns(lay, side, squares)
-        left = 0
-        for i in range(5):
-            piece = _piece(lay, side, i)
-            if piece < 0:
-                break
-            for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
-                left += other[_moved(lay, q, squares, piece, out[j])] != ILLEGAL
-        mine[q] = ILLEGAL - 1 - left
+    king_step = np.empty(8, dtype=np.int64)
+    last = lay.count - 1
+    last_is_black = colour_of(lay.colours, last) == 1
+    for base in range(start, stop, 64):
+        _decode(base, lay, squares)
+        prefix = _occupancy(squares, last)
+        enemy = _enemy_pawns(lay, 1, squares) if last_is_black else np.uint64(0)
+        king = squares[1]
+        kings = _targets(KING, king, prefix, False, enemy, out)
+        for j in range(kings):
+            king_step[j] = (out[j] - king) * stride(lay.count, 1)
+        for q in range(base, base + 64):
+            if mine[q] != UNKNOWN or not _is_sorted(lay, q):  # the plies count only sorted entries
+                continue
+            if _exit_escapes(exit_value[q]):
+                mine[q] = lay.floor
+                continue
+            left = 0
+            for j in range(kings):
+                left += other[q + king_step[j]] != ILLEGAL
+            if last_is_black:
+                s = q - base
+                for j in range(_targets(kind_of(lay.kinds, last), s, prefix | _BIT[s], False, enemy, out)):
+                    left += other[q + out[j] - s] != ILLEGAL
+            mine[q] = ILLEGAL - 1 - left
 
 
 @njit(nogil=True, cache=True)
@@ -927,6 +938,7 @@ def warm_up() -> None:
     mates(lay, 1, 0, 8, bits, values, other, exit_value, ep_parent, ep_worst, found)
     counting = lay._replace(floor=counter_floor(8))
     count_losses(counting, 1, 2, one, values, other, exit_value, ep_parent, ep_worst, bits, found)
+    set_first_counters(counting, 0, 64, values, other, exit_value)
     clear_counters(values, 0, 8, counting.floor)
     count_undecided(values, 0, 8, counting.floor)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)

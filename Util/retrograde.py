@@ -510,8 +510,8 @@ class _Engine:
         if not self.counting:
             return
         black, white, exit_value = self.dtm[BLACK], self.dtm[WHITE], self.exit_value[BLACK]
-        self.threads.map(lambda span: self.kernels.set_first_counters(self.kernel_layout, BLACK, *span, black, white,
-                                                                      exit_value), _spans(black.size, CHUNK))
+        self.threads.map(lambda span: self.kernels.set_first_counters(self.kernel_layout, *span, black, white, exit_value),
+                         _spans(black.size, CHUNK))  # CHUNK: a multiple of 64, as the kernel needs
 
     def _clear_counters(self) -> None:
         black, floor = self.dtm[BLACK], self.kernel_layout.floor

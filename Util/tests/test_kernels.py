@@ -182,7 +182,7 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     assert found_exits
 
 
-@pytest.mark.parametrize("name", ["KQvKR", "KRvKP", "KPvKP"])
+@pytest.mark.parametrize("name", ["KQvKR", "KRvKP", "KPvKP", "KBNvK", "KRPvK", "KBBvK"])
 def test_first_counters_count_the_legal_moves(name, store):
     """Before ply 1 every undecided position with Black to move gets its counter in one pass: 1 + its legal
     moves that stay in the table (python-chess's legal moves less captures, promotions and double steps
