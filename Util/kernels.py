@@ -428,13 +428,40 @@ def _append_moves(lay, side, f, backward, squares, out, cand, m):
         piece = _piece(lay, side, k)
         if piece < 0:
             break
-        for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, backward, enemy, out)):
+        kind = kind_of(lay.kinds, piece)
+        if piece != 0 and kind != WHITE_PAWN and kind != BLACK_PAWN:
+            m = _append_piece_moves(lay, kind, piece, f, squares[piece], occ, cand, m)
+            continue
+        for j in range(_targets(kind, squares[piece], occ, backward, enemy, out)):
             cand[m] = _moved(lay, f, squares, piece, out[j])
             m += 1
             twin = _unmoved_twin(lay, squares, piece, out[j]) if backward else -1
             if twin >= 0:
                 cand[m] = twin
                 m += 1
+    return m
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _append_piece_moves(lay, kind, piece, f, square, occ, cand, m):
+    """_append_moves for one piece that is neither the white king nor a pawn (its moves and un-moves are
+    the same squares, and the index only changes in its own field): each index written as its square is
+    found, not listed by _targets first (KRBPvK's White win ply 13, 98 M un-moves: 0.57 -> 0.48 s)."""
+    base = f - square * stride(lay.count, piece)
+    if kind == KING or kind == KNIGHT:
+        for d in range(8):
+            t = _STEPS[kind, square, d]
+            if _free(occ, t):
+                cand[m] = base + t * stride(lay.count, piece)
+                m += 1
+        return m
+    for d in range(8 if kind == QUEEN else 4):  # a bishop's or rook's four rays come first
+        for k in range(7):
+            t = _RAYS[kind, square, d, k]
+            if not _free(occ, t):
+                break
+            cand[m] = base + t * stride(lay.count, piece)
+            m += 1
     return m
 
 
