@@ -555,13 +555,19 @@ def _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, 
         if piece < 0 or m == 0:
             break
         c = 0
+        kind = kind_of(lay.kinds, piece)
         for a in range(m):
             _decode(cand[a], lay, squares)
             occ = _occupancy(squares, lay.count)
-            enemy = _enemy_pawns(lay, side, squares)
-            for j in range(_targets(kind_of(lay.kinds, piece), squares[piece], occ, False, enemy, out)):
-                child[c], owner[c] = _moved(lay, cand[a], squares, piece, out[j]), a
-                c += 1
+            first = c
+            if piece != 0 and kind != WHITE_PAWN and kind != BLACK_PAWN:
+                c = _append_piece_moves(lay, kind, piece, cand[a], squares[piece], occ, child, c)
+            else:
+                enemy = _enemy_pawns(lay, side, squares)
+                for j in range(_targets(kind, squares[piece], occ, False, enemy, out)):
+                    child[c] = _moved(lay, cand[a], squares, piece, out[j])
+                    c += 1
+            owner[first:c] = a
         for j in range(c):
             fetched[j] = other[child[j]]
         for j in range(c):
