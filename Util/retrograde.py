@@ -571,19 +571,25 @@ class _Engine:
         return self._collect(phases, self.dtm[side], n)
 
     def _slot_jobs(self, push, frontier: Frontier, arrays: tuple) -> List[Callable[[np.ndarray], int]]:
-        """``push`` over the frontier, one job per white-king slot: no two jobs reach the same predecessor
-        through the other side's un-moves, which leave the white king where it is (the largest jobs
-        first, so that the threads finish together)."""
+        """``push`` over the frontier, each job over whole white-king slots: no two jobs reach the same
+        predecessor through the other side's un-moves, which leave the white king where it is (the largest
+        jobs first, so that the threads finish together)."""
         per_slot = int(self.layout.strides[0])
         slots = range(len(self.layout.king_squares))
         if isinstance(frontier, _Scan):
             return [partial(_on_spans, push, frontier, _spans_of(s * per_slot, (s + 1) * per_slot, CHUNK), *arrays)
                     for s in slots]
         bounds = np.searchsorted(frontier, np.arange(len(slots) + 1, dtype=np.int64) * per_slot)
+        # neighbouring slots share a job until it holds its share of the frontier: a small table's ply does not
+        # pay for a job per slot (KPvK: 0.06 s with 32 jobs a ply, 0.05 s before)
+        share, cuts = -(-frontier.size // (4 * self.threads.count)), [0]
+        for s in slots:
+            if bounds[s + 1] - bounds[cuts[-1]] >= share or s == slots[-1]:
+                cuts.append(s + 1)
+        parts = [(int(bounds[a]), int(bounds[b])) for a, b in zip(cuts, cuts[1:]) if bounds[b] > bounds[a]]
         batch = self._batch(frontier.size)
-        sizes = np.diff(bounds)
-        return [partial(_on_pieces, push, frontier, _spans_of(int(bounds[s]), int(bounds[s + 1]), batch), *arrays)
-                for s in np.argsort(-sizes, kind="stable") if sizes[s]]
+        return [partial(_on_pieces, push, frontier, _spans_of(start, stop, batch), *arrays)
+                for start, stop in sorted(parts, key=lambda part: part[0] - part[1])]
 
     def _collect(self, phases: List[List[Callable[[np.ndarray], int]]], values: np.ndarray, n: int) -> Frontier:
         """Run the jobs on all threads, one phase after the other; the new positions they marked n in

@@ -248,7 +248,8 @@ def test_promotion_tables_kept_in_part_give_the_same_table(material, store):
 def test_counting_jobs_take_whole_white_king_slots(store):
     """Black's counters are counted down without atomic steps, so no two jobs of a ply may reach one
     predecessor: each job takes the frontier positions of whole white-king slots (Black's un-moves leave
-    the white king where it is), listed or left in the values, and together the jobs take every one."""
+    the white king where it is), listed or left in the values, no slot is split between two jobs, and
+    together the jobs take every position."""
     from Util.parallel import Threads
     from Util.retrograde import _Scan
 
@@ -270,6 +271,9 @@ def test_counting_jobs_take_whole_white_king_slots(store):
             taken.append([])
             job(np.empty(16, np.int32))
         per_job = [np.concatenate(parts) for parts in taken if parts]
-        assert len(per_job) == len(engine.layout.king_squares)
-        assert all(len(np.unique(positions // per_slot)) == 1 for positions in per_job)
+        job_of_slot = {}
+        for job, positions in enumerate(per_job):
+            for slot in np.unique(positions // per_slot):
+                assert job_of_slot.setdefault(int(slot), job) == job, "a slot split between two jobs"
+        assert len(job_of_slot) == len(engine.layout.king_squares) and len(per_job) > 1
         assert np.array_equal(np.sort(np.concatenate(per_job)), listed)
