@@ -25,6 +25,7 @@ import numpy as np
 from .chessai_file import ChessAIFileError, load_checkpoint, load_sides, load_table, save_checkpoint, save_table
 from .exits import PromotionSlice, promotion_slices
 from .expansion import board_counts_by_winner
+from .layout import Layout
 from .material import PIECE_ORDER, Material
 from .parallel import Threads
 from .progress import progress_bar
@@ -137,13 +138,14 @@ class TableStore:
             bar.update(1)
             bar.set_postfix_str(f"n={n}")
 
-        save_cost = [0.0]
+        # Until a save has been timed, it is expected to cost what saving so many bytes took here.
+        save_cost = [2 * Layout(material).size * SAVE_SECONDS_PER_BYTE]
 
         def checkpoint(n: int, dtm_white, dtm_black) -> None:
-            # Every checkpoint_seconds, but at least 20 save-times apart: a 5-piece checkpoint
-            # compresses a GB, and saving must not cost more than about 5 % of the run.
-            # 0 asks for every ply, whatever it costs (demonstrations of resuming, tests).
-            wait = max(checkpoint_seconds, 20 * save_cost[0]) if checkpoint_seconds > 0 else 0.0
+            # Every checkpoint_seconds, but only once the work since the last save (since the start, for
+            # the first) is CHECKPOINT_SAVES_APART times what a save costs: a 5-piece checkpoint writes a
+            # GB.  0 asks for every ply, whatever it costs (demonstrations of resuming, tests).
+            wait = max(checkpoint_seconds, CHECKPOINT_SAVES_APART * save_cost[0]) if checkpoint_seconds > 0 else 0.0
             if checkpoint_path is not None and time.monotonic() - last_save[0] >= wait:
                 started = time.monotonic()
                 save_checkpoint(checkpoint_path, material, n, dtm_white, dtm_black)
@@ -157,6 +159,16 @@ class TableStore:
             bar.close()
         self._tables[material] = table
         return table
+
+
+#: A checkpoint comes only after work at least this many times as long as a save: saving progress costs
+#: at most 1/40 of the run, and an interruption loses at most that much work (a five-piece pawn table's
+#: checkpoint, a gigabyte, takes 2 to 4 s to write here: at most about two minutes of work lost).
+CHECKPOINT_SAVES_APART = 40
+#: What a checkpoint is expected to cost per byte of S_n data before one is timed (writing both sides of
+#: a five-piece pawn table, 1.07 GB, took 2 to 4 s on the development machine; most of it the disk's).
+#: Without it the first checkpoint came after 10 s, whatever it cost: 4 s of a 95 s run, for 10 s saved.
+SAVE_SECONDS_PER_BYTE = 3e-9
 
 
 def _only(table: DtmTable, sides) -> DtmTable:

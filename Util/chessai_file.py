@@ -41,9 +41,12 @@ from typing import Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
+from .deflate import ParallelDeflate
 from .layout import Layout
 from .material import Material, MaterialError
 from .retrograde import UNKNOWN, DtmTable
+
+assert UNKNOWN == 255, "checkpoints write UNKNOWN as the largest byte (_StoredSide.pieces)"
 
 #: 1: every entry stored.  2: entries that repeat another entry's value (identical
 #: pieces out of square order; without pawns, the mirror of a position with the
@@ -153,8 +156,18 @@ class _PlainUnpickler(pickle._Unpickler):
 
 
 def _deflate_level(payload: dict) -> int:
-    size = len(payload["dtm_white"]) + len(payload["dtm_black"])
-    return _DEFLATE_LEVEL_LARGE if size >= _LARGE_PAYLOAD else _DEFLATE_LEVEL_SMALL
+    return _DEFLATE_LEVEL_LARGE if _is_large(payload) else _DEFLATE_LEVEL_SMALL
+
+
+def _is_large(payload: dict) -> bool:
+    return len(payload["dtm_white"]) + len(payload["dtm_black"]) >= _LARGE_PAYLOAD
+
+
+def _deflates_on_all_cores(payload: dict) -> bool:
+    """Whether the file is deflated on all cores (:mod:`Util.deflate`): large tables in which Black has
+    pieces.  A lone-king table keeps zlib's one-core stream, so that its file stays the same byte for byte
+    as every earlier version wrote it."""
+    return _is_large(payload) and payload["version"] >= 3
 
 
 def _set_level(info: zipfile.ZipInfo, level: int) -> None:
@@ -162,7 +175,10 @@ def _set_level(info: zipfile.ZipInfo, level: int) -> None:
     setattr(info, "compress_level" if hasattr(info, "compress_level") else "_compresslevel", level)
 
 
-def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[int] = None) -> None:
+def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[int] = None,
+                  all_cores: bool = False) -> None:
+    """Pickle ``payload`` into a one-member ZIP at ``path``, through a temporary file renamed into place.
+    ``all_cores``: deflate on all cores (:class:`Util.deflate.ParallelDeflate`) instead of zlib's one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
@@ -173,6 +189,10 @@ def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[i
                 _set_level(info, level)
             info.external_attr = 0o644 << 16
             with archive.open(info, "w") as member:  # pickled straight into the archive: no 1 GB copy first
+                if all_cores and hasattr(member, "_compressor"):
+                    # zipfile has no public way to take another compressor: its writer's own is replaced
+                    # before anything is written (should a later Python rename it, zlib's one core serves).
+                    member._compressor = ParallelDeflate(level)
                 _StreamingPickler(member, protocol=4).dump(payload)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
@@ -202,8 +222,8 @@ class _StoredSide:
         for first in range(0, self.values.size // per_slot, slots):
             part = np.asarray(self.values[first * per_slot : (first + slots) * per_slot], dtype=np.uint8)
             part = self.layout.blank_duplicates(part, UNKNOWN, first_slot=first)
-            if self.n_done is not None:
-                part[part > self.n_done] = UNKNOWN
+            if self.n_done is not None:  # UNKNOWN is the largest byte: a maximum writes it where needed
+                np.maximum(part, (part > self.n_done).view(np.uint8) * np.uint8(UNKNOWN), out=part)
             self.digest.update(part)
             yield part
 
@@ -286,7 +306,7 @@ def save_table(table: DtmTable, path: os.PathLike, board_counts: Counts,
             raise ValueError(f"{table.material}: Black has pieces, so the counts of Black's S_n are needed too")
         payload["board_counts_black"] = _Counts(board_counts_black)
     path = Path(path)
-    _write_atomic(path, payload, zipfile.ZIP_DEFLATED, _deflate_level(payload))
+    _write_atomic(path, payload, zipfile.ZIP_DEFLATED, _deflate_level(payload), _deflates_on_all_cores(payload))
     return path
 
 

@@ -222,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --all: largest number of pieces, kings included (default 4)")
     p.add_argument("--out", type=Path, help="output file (default S_n_Results/MATERIAL.chessAI)")
     p.add_argument("--fresh", action="store_true", help="ignore a checkpoint of an interrupted run")
-    p.add_argument("--checkpoint-seconds", type=float, default=10.0, help="save progress this often (default 10; at least 20 times as long as one save takes, so saving costs about 5 %% of the run at most; 0 = after every ply, however long that takes)")
+    p.add_argument("--checkpoint-seconds", type=float, default=10.0, help="save progress this often (default 10; and only after work at least 40 times as long as one save, so saving costs at most 2.5 %% of the run; 0 = after every ply, however long that takes)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_calculate)
 

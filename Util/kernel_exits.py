@@ -218,6 +218,8 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
     owner, table_of, child_index = np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
     value = np.empty(size, dtype=np.uint8)
     too_long = False
+    last = lay.count - 1
+    run, occ_others = np.int64(-1), np.uint64(0)
     for block in range(start, stop, BLOCK):
         end = min(block + BLOCK, stop)
         m = 0
@@ -225,8 +227,12 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
             out[index - start] = NO_EXIT
             if legal[index] == ILLEGAL:
                 continue
-            _decode(index, lay, squares)
-            occ = _occupancy(squares, lay.count)
+            if index >> 6 != run:  # 64 indices differ only in the last piece: the others decoded once
+                run = index >> 6
+                _decode(index, lay, squares)
+                occ_others = _occupancy(squares, last)
+            squares[last] = index & 63
+            occ = occ_others | _BIT[squares[last]]
             r = 0
             while r < rows.shape[0]:
                 target = _target(lay, squares, occ, rows, r)

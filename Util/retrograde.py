@@ -427,7 +427,8 @@ class _Engine:
 
         def clear(job: Tuple[np.ndarray, Tuple[int, int]]) -> None:
             part = job[0][job[1][0] : job[1][1]]
-            part[part >= above] = UNKNOWN
+            # UNKNOWN is the largest byte: a maximum writes it where needed, several times faster than a mask
+            np.maximum(part, (part >= above).view(np.uint8) * np.uint8(UNKNOWN), out=part)
 
         self.threads.map(clear, [(a, span) for a in self.dtm for span in _spans(a.size, CHUNK)])
 

@@ -157,6 +157,42 @@ def test_large_tables_are_deflated_faster_and_read_the_same(store, tmp_path, mon
     assert counts == board_counts(original)
 
 
+def test_large_tables_with_black_pieces_are_deflated_on_all_cores_and_read_the_same(store, tmp_path, monkeypatch):
+    """Large tables in which Black has pieces are deflated in pieces on all cores: other bytes than zlib's
+    one-core stream (so the all-core writer was used), but a sound ZIP holding the same table, and the
+    same bytes each time."""
+    from Util import chessai_file, deflate
+
+    original = store.get("KQvKR")
+    white, black = board_counts_by_winner(original)
+    monkeypatch.setattr(chessai_file, "_LARGE_PAYLOAD", 0)
+    monkeypatch.setattr(deflate, "PIECE", deflate.WINDOW * 4)  # many pieces in a small table
+    all_cores = [save_table(original, tmp_path / name / "KQvKR.chessAI", white, black) for name in ("a", "b")]
+    monkeypatch.setattr(chessai_file, "_deflates_on_all_cores", lambda payload: False)
+    one_core = save_table(original, tmp_path / "one" / "KQvKR.chessAI", white, black)
+    assert all_cores[0].read_bytes() == all_cores[1].read_bytes()
+    assert all_cores[0].read_bytes() != one_core.read_bytes()
+    with zipfile.ZipFile(all_cores[0]) as archive:
+        assert archive.testzip() is None  # the member's CRC matches what inflates
+    table, counts, counts_black = load_table_with_counts(all_cores[0])
+    assert np.array_equal(table.dtm_white, original.dtm_white)
+    assert np.array_equal(table.dtm_black, original.dtm_black)
+    assert (counts, counts_black) == (white, black)
+
+
+def test_large_lone_king_tables_keep_the_one_core_stream(store, tmp_path, monkeypatch):
+    """Their files stay byte-identical to those every earlier version wrote."""
+    from Util import chessai_file, deflate
+
+    original = store.get("KBNvK")
+    monkeypatch.setattr(chessai_file, "_LARGE_PAYLOAD", 0)
+    monkeypatch.setattr(deflate, "PIECE", deflate.WINDOW * 4)
+    written = save_table(original, tmp_path / "written" / "KBNvK.chessAI", board_counts(original))
+    monkeypatch.setattr(chessai_file, "_deflates_on_all_cores", lambda payload: False)
+    one_core = save_table(original, tmp_path / "one" / "KBNvK.chessAI", board_counts(original))
+    assert written.read_bytes() == one_core.read_bytes()
+
+
 def test_version_1_files_are_still_read(store, tmp_path):
     """Version 1 stored every entry; a version-2 reader must give the same table."""
     import hashlib
