@@ -76,22 +76,17 @@ def board_counts_by_winner(table: DtmTable) -> Tuple[Dict[int, int], Dict[int, i
     per_slot = int(layout.strides[0])
     # An entry's weight depends on its white king's slot and on the squares of the identical pieces, the
     # lowest-numbered of which is ``first``: so on the slot and the index modulo ``period`` alone.  Each
-    # slot's weights for one period are found once, and a batch is one weighed count (without identical
-    # pieces, one plain count times the slot's weight): five to ten times faster than weighing each entry.
+    # slot's weights for one period are found once, and a slot is one weighed count.
     first = min((min(group) for group in layout.identical_groups), default=layout.piece_count)
     period = int(layout.strides[first]) * 64 if first < layout.piece_count else 1
-    step = max(period, min(BATCH, per_slot))  # powers of two: batches tile a slot, periods tile a batch
+
+    from .kernels import weighed_byte_counts  # here, not at the top: numba's import would slow every probe
 
     def count(job: Tuple[np.ndarray, int]) -> np.ndarray:  # one slot, by index range: no table-sized temporaries
         array, slot = job
         start = slot * per_slot
-        weights = _board_weights(layout, start + np.arange(period))
-        batches = [array[batch : batch + step] for batch in range(start, start + per_slot, step)]
-        if period == 1:
-            return sum(np.bincount(part, minlength=256) for part in batches)[:UNKNOWN] * weights[0]
-        weights = np.tile(weights.astype(np.float64), step // period)
-        weighed = sum(np.bincount(part, weights=weights, minlength=256) for part in batches)
-        return weighed[:UNKNOWN].round().astype(np.int64)
+        weights = _board_weights(layout, start + np.arange(period)).astype(np.int64)
+        return weighed_byte_counts(array[start : start + per_slot], weights)[:UNKNOWN]
 
     per_side = []
     with Threads() as threads:

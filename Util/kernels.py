@@ -963,6 +963,25 @@ def parents(lay, side, index):
     return found[: _append_moves(lay, side, index, True, squares, out, found, 0)]
 
 
+@njit(nogil=True, cache=True)
+def weighed_byte_counts(values, weights):
+    """``counts[b]``: the sum of ``weights[i % weights.size]`` over the i with ``values[i] == b`` (uint8
+    values; ``weights.size`` a power of two).  np.bincount widens every byte to 64 bits first, and its
+    weights are floats: this is five times faster.  Four lanes of counts, so that a long run of one byte
+    does not wait on its own count."""
+    lanes = np.zeros((4, 256), dtype=np.int64)
+    mask = weights.size - 1
+    end = values.size - values.size % 4
+    for i in range(0, end, 4):
+        lanes[0, values[i]] += weights[i & mask]
+        lanes[1, values[i + 1]] += weights[(i + 1) & mask]
+        lanes[2, values[i + 2]] += weights[(i + 2) & mask]
+        lanes[3, values[i + 3]] += weights[(i + 3) & mask]
+    for i in range(end, values.size):
+        lanes[0, values[i]] += weights[i & mask]
+    return lanes.sum(axis=0)
+
+
 def warm_up() -> None:
     """Load every kernel's compiled code (compile it, the first time on a machine: about half a minute),
     so that a timed calculation measures the calculation.  The tiny positions used here change nothing."""
@@ -987,6 +1006,7 @@ def warm_up() -> None:
     clear_counters(values, 0, 8, counting.floor)
     count_undecided(values, 0, 8, counting.floor)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)
+    weighed_byte_counts(values, one)
     from .kernel_exits import warm_up as warm_up_exits
 
     warm_up_exits()

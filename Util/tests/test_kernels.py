@@ -280,3 +280,14 @@ def test_a_table_without_identical_pieces_has_one_entry_per_position():
     assert all(_is_sorted(lay, i) and _sorted_entry(lay, i) == i for i in (0, 12345, 987654321))
     pawns = KernelLayout.of(Layout(Material.parse("KRPvKR")))
     assert all(_first_entry(pawns, i) == i for i in (0, 12345, 987654321))
+
+
+@pytest.mark.parametrize("size, period", [(0, 1), (7, 1), (1 << 16, 1), (4099, 64), (1 << 15, 4096)])
+def test_weighed_byte_counts_are_numpys_weighed_bincount(size, period):
+    from Util.kernels import weighed_byte_counts
+
+    rng = np.random.default_rng(size + period)
+    values = np.where(rng.random(size) < 0.5, 255, rng.integers(0, 40, size)).astype(np.uint8)
+    weights = rng.integers(0, 9, period).astype(np.int64)
+    expected = np.bincount(values, weights=np.resize(weights, size), minlength=256).round().astype(np.int64)
+    assert np.array_equal(weighed_byte_counts(values, weights), expected)
