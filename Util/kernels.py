@@ -892,11 +892,16 @@ def mates(lay, side, start, stop, in_check, mine, other, exit_value, ep_parent, 
     cand = buffers[2]
     count = 0
     for block in range(start, stop, _CANDIDATES):
-        m = 0
-        for index in range(block, min(block + _CANDIDATES, stop)):
-            if (in_check[index >> 3] >> (7 - (index & 7))) & 1 and index == _first_entry(lay, index):
-                cand[m] = index
-                m += 1
+        m, end = 0, min(block + _CANDIDATES, stop)
+        for byte in range(block >> 3, (end + 7) >> 3):
+            bits = in_check[byte]
+            if bits == 0:  # most positions are not in check: eight of them passed at once
+                continue
+            for bit in range(8):
+                index = (byte << 3) + bit
+                if (bits >> (7 - bit)) & 1 and block <= index < end and index == _first_entry(lay, index):
+                    cand[m] = index
+                    m += 1
         m = _keep_losing(lay, side, 0, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
         count = _mark(lay, cand, m, mine, 0, found, count)
     return count
