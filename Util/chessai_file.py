@@ -42,11 +42,10 @@ from typing import Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union
 import numpy as np
 
 from .deflate import ParallelDeflate
+from .exits import to_unknown_from
 from .layout import Layout
 from .material import Material, MaterialError
 from .retrograde import UNKNOWN, DtmTable
-
-assert UNKNOWN == 255, "checkpoints write UNKNOWN as the largest byte (_StoredSide.pieces)"
 
 #: 1: every entry stored.  2: entries that repeat another entry's value (identical
 #: pieces out of square order; without pawns, the mirror of a position with the
@@ -222,8 +221,8 @@ class _StoredSide:
         for first in range(0, self.values.size // per_slot, slots):
             part = np.asarray(self.values[first * per_slot : (first + slots) * per_slot], dtype=np.uint8)
             part = self.layout.blank_duplicates(part, UNKNOWN, first_slot=first)
-            if self.n_done is not None:  # UNKNOWN is the largest byte: a maximum writes it where needed
-                np.maximum(part, (part > self.n_done).view(np.uint8) * np.uint8(UNKNOWN), out=part)
+            if self.n_done is not None:
+                to_unknown_from(part, self.n_done + 1)
             self.digest.update(part)
             yield part
 

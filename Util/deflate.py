@@ -48,8 +48,8 @@ def deflate_piece(piece: bytes, dictionary: bytes, level: int, last: bool) -> by
 class ParallelDeflate:
     """Behaves as ``zlib.compressobj(level, zlib.DEFLATED, -15)`` does for zipfile (``compress``, then one
     ``flush``), but deflates pieces of ``piece`` bytes (default :data:`PIECE`) on ``threads`` threads
-    (default: all cores; zlib lets go of the interpreter lock while it compresses).  Holds at most two
-    pieces per thread in flight, so its memory stays a few pieces whatever the input's size.  Input of
+    (default: all cores; zlib lets go of the interpreter lock while it compresses).  Waits once more than two
+    pieces per thread are in flight, so its memory stays a few pieces whatever the input's size.  Input of
     one piece or less gives exactly the bytes of zlib's compressobj."""
 
     def __init__(self, level: int, piece: Optional[int] = None, threads: Optional[int] = None) -> None:

@@ -50,6 +50,12 @@ DRAW = UNKNOWN
 ILLEGAL = 254
 
 
+def to_unknown_from(values: np.ndarray, low: int) -> None:
+    """Write UNKNOWN over every byte of ``values`` from ``low`` up (in place).  UNKNOWN is the largest
+    byte, so a maximum does it: several times faster than assigning through a boolean mask."""
+    np.maximum(values, (values >= low).view(np.uint8) * np.uint8(UNKNOWN), out=values)
+
+
 def undecided(values: np.ndarray, floor: int = UNKNOWN) -> np.ndarray:
     """Which of the engine's DTM bytes are undecided positions: UNKNOWN, or a loss counter (bytes from
     ``floor`` up, ILLEGAL excepted; see :func:`Util.kernels.count_losses`)."""
