@@ -204,7 +204,7 @@ def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[i
 class _StoredSide:
     """One side's data as the file stores it (repeated entries blanked; ``n_done``, for a checkpoint saved
     from the engine's own arrays after ply n_done: every byte above it written as UNKNOWN, for none is a
-    value yet: ILLEGAL, and Black's loss counters), made a piece at a time while it is written, so that
+    value yet: ILLEGAL, and the loss counters), made a piece at a time while it is written, so that
     saving a 5-piece table needs no copy of its gigabyte.  The pieces also go into
     ``digest``, the checksum of both sides.  A finished table holds no ILLEGAL: there the same byte is
     the deepest S_n, 254 (KPPvKP)."""

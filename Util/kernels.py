@@ -118,7 +118,7 @@ class KernelLayout(NamedTuple):
     en_passant: int  # 1 if both sides have pawns
     #: The group of identical pieces, 4 bits each as piece + 1 (0: none).  Five pieces hold one at most.
     identical: int
-    #: Lowest DTM byte of Black's loss counters, while they live in Black's DTM array (see count_losses);
+    #: Lowest DTM byte of the loss counters, while they live in the DTM arrays (see count_losses);
     #: UNKNOWN when they do not.  Every byte from it up, ILLEGAL excepted, is an undecided position.
     floor: int = UNKNOWN
 
@@ -304,7 +304,8 @@ def _unmoved_twin(lay, squares, piece, target):
 # wins, forward checks) also take one of these, the first entry (the lowest index of all of a
 # position's entries).  The counters do not: a position can be its own mirror, and its un-moves then
 # list both entries of a predecessor where the mirror entries of the position listed one each, so a
-# count would come out differently; Black's counters keep both mirror entries, each counted.
+# count would come out differently; the counters keep both mirror entries, each counted (and White's count
+# a king's move onto the diagonal twice: see "How often an un-move reaches a position" below).
 
 #: ``_OTHER_ORDERS[g][k]``: for a group of g identical pieces, its k-th order other than the ascending one
 #: (piece j of the group takes the square of piece _OTHER_ORDERS[g][k][j]).
@@ -480,7 +481,7 @@ def _block_predecessors(lay, side, frontier, start, squares, out, cand, mirrors)
 
 @njit(nogil=True, cache=True, inline="always")
 def _undecided(value, floor):
-    """Whether a DTM byte is an undecided position: UNKNOWN, or one of Black's loss counters (bytes from
+    """Whether a DTM byte is an undecided position: UNKNOWN, or a loss counter (bytes from
     ``floor`` up, ILLEGAL excepted; see count_losses)."""
     return value == UNKNOWN or (value >= floor and value != ILLEGAL)
 
@@ -646,11 +647,27 @@ def _mark(lay, cand, m, mine, n, found, count):
 # look-up (the byte is fetched to see whether the position is undecided anyway).
 #
 # One writer per counter: Black's un-moves leave White's pieces where they are, so the predecessors of
-# frontier positions with the white king on different canonical squares (slots) are different positions;
-# the engine hands each thread whole slots and runs nothing else meanwhile (_Engine._slot_jobs).  So a
-# counter is counted down by a plain read and write, without a branch: twice as fast as the atomic
-# compare-and-swap that two threads counting one position at once would need (one Black loss ply of
-# KQPvKR, 4 M frontier positions, one thread: 1.34 s with compare-and-swap, 0.54 s counting without).
+# frontier positions with the white king on different canonical squares (slots) are different positions.
+# White's un-moves leave the black king where it is, or move it with the whole board by a symmetry (the
+# white king crossing into another canonical square): predecessors of frontier positions whose black
+# kings stand on squares no symmetry maps onto each other are different positions.  The engine hands each
+# thread whole groups of these and runs nothing else meanwhile (_Engine._owner_jobs).  So a counter is
+# counted down by a plain read and write, without a branch: twice as fast as the atomic compare-and-swap
+# that two threads counting one position at once would need (one Black loss ply of KQPvKR, 4 M frontier
+# positions, one thread: 1.34 s with compare-and-swap, 0.54 s counting without).
+#
+# How often an un-move reaches a position: the un-moves from every sorted entry of a frontier position
+# must count each move into it down exactly once.  Black's un-moves and White's other than the king's
+# list one entry per un-move, which they do.  A white king's un-move that folds it onto the a1-h8
+# diagonal of a pawnless table lists both twin entries of the predecessor (so that the win plies find
+# both), and then a move of the predecessor's king into a position whose king folds onto the diagonal is
+# found from both of that position's twin entries, each un-move crediting it once: it counts twice.
+# Counting over all symmetries g of the table, the credits to entry E from a move E -> B are the g that
+# take B to a sorted entry: two where the king of B folds onto the diagonal (the fold, and the fold then
+# the mirror), else one; a move of another piece from an E on the diagonal reaches it from one of B's
+# twins only, its un-moves listing no twin.  So White's counters give such a king move two
+# (_append_diagonal_king_moves), every other move one; the tables come out byte for byte as with forward
+# checks.
 
 
 def counter_floor(most_moves: int) -> int:
@@ -664,6 +681,23 @@ def _exit_escapes(exit_byte):
     position never loses: its counter is NEVER."""
     e = np.int64(exit_byte)
     return e != NO_EXIT and e % 2 == 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _append_diagonal_king_moves(lay, q, squares, out, child, c):
+    """Append to ``child[c:]`` once more each move of the white king of position q (``squares``, decoded)
+    that folds it onto the a1-h8 diagonal of a pawnless table; return the new end.  White's counters count
+    such a move twice: the white king's un-moves into a position reach it from both diagonal twins of the
+    position after the move (see "How often an un-move reaches a position" above)."""
+    if lay.pawns:
+        return c
+    occ = _occupancy(squares, lay.count)
+    for j in range(_targets(KING, squares[0], occ, False, np.uint64(0), out)):
+        t = out[j]
+        if _DIAGONAL_SQUARE[0, _TRANSFORMS[_FOLD_ROW[0, t], t]]:
+            child[c] = _moved(lay, q, squares, 0, t)
+            c += 1
+    return c
 
 
 @njit(nogil=True, cache=True)
@@ -689,6 +723,8 @@ def _set_counters(lay, side, n, cand, m, fetched, mine, other, exit_value, buffe
         left[k] = 0
         first = c
         c = _append_moves(lay, side, q, False, squares, out, child, c)
+        if side == 0:
+            c = _append_diagonal_king_moves(lay, q, squares, out, child, c)
         owner[first:c] = k
     for j in range(c):
         v = np.int64(other[child[j]])
@@ -738,8 +774,88 @@ def set_first_counters(lay, start, stop, mine, other, exit_value):
 
 
 @njit(nogil=True, cache=True)
+def set_white_counters(lay, n, start, stop, mine, other, exit_value):
+    """Before loss ply n: the counters of the positions with White to move in ``range(start, stop)``
+    (multiples of 64) that are still UNKNOWN, as _set_counters would set them there (``mine`` White's
+    array, ``other`` Black's; Black has a piece besides its king, which is then the last piece).
+
+    As in set_first_counters, White's moves are found once for the 64 indices that differ only in the
+    black piece's square s, with what each needs of s: a square it must not stand on (a slider's path, the middle of a double
+    step, a black pawn beside the landing square, which makes it an en passant double step) and, for a
+    white king folded by a symmetry, where the symmetry puts s.  A move of the king onto the a1-h8
+    diagonal of a pawnless table counts twice (see _append_diagonal_king_moves)."""
+    squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
+    delta, row = np.empty(MAX_UNMOVES, dtype=np.int64), np.empty(MAX_UNMOVES, dtype=np.int64)
+    blocked, weight = np.empty(MAX_UNMOVES, dtype=np.uint64), np.empty(MAX_UNMOVES, dtype=np.int64)
+    last = lay.count - 1
+    last_is_pawn = kind_of(lay.kinds, last) == BLACK_PAWN
+    for base in range(start, stop, 64):
+        _decode(base, lay, squares)
+        if not _is_sorted(lay, base):  # identical pieces are White's: the same for all 64
+            continue
+        occ = _occupancy(squares, last)
+        m = 0
+        for k in range(5):
+            piece = _piece(lay, 0, k)
+            if piece < 0:
+                break
+            kind, square = kind_of(lay.kinds, piece), squares[piece]
+            if kind == KING:
+                for j in range(_targets(KING, square, occ, False, np.uint64(0), out)):
+                    t = out[j]
+                    fold = _FOLD_ROW[lay.pawns, t]
+                    row[m], blocked[m] = -1, np.uint64(0)
+                    weight[m] = 2 if lay.pawns == 0 and _DIAGONAL_SQUARE[0, _TRANSFORMS[fold, t]] else 1
+                    if _SLOT_OF_SQUARE[lay.pawns, t] >= 0:
+                        delta[m] = (_SLOT_OF_SQUARE[lay.pawns, t] - _SLOT_OF_SQUARE[lay.pawns, square]) * stride(lay.count, 0)
+                    else:  # the whole board folds: the black piece's square too, looked up per index
+                        squares[last] = 0
+                        delta[m] = _encode(lay, squares, t, fold) - _TRANSFORMS[fold, 0]
+                        row[m] = fold
+                    m += 1
+            elif kind == WHITE_PAWN:
+                for j in range(_targets(kind, square, occ, False, np.uint64(0), out)):
+                    t = out[j]
+                    delta[m], row[m], weight[m], blocked[m] = (t - square) * stride(lay.count, piece), -1, 1, 0
+                    if t == square + 16:
+                        blocked[m] = _BIT[square + 8] | (_EP_NEIGHBOURS[t] if last_is_pawn else np.uint64(0))
+                    m += 1
+            elif kind == KNIGHT:
+                for d in range(8):
+                    t = _STEPS[KNIGHT, square, d]
+                    if _free(occ, t):
+                        delta[m], row[m], weight[m], blocked[m] = (t - square) * stride(lay.count, piece), -1, 1, 0
+                        m += 1
+            else:
+                for d in range(8 if kind == QUEEN else 4):
+                    path = np.uint64(0)
+                    for r in range(7):
+                        t = _RAYS[kind, square, d, r]
+                        if not _free(occ, t):
+                            break
+                        delta[m], row[m], weight[m], blocked[m] = (t - square) * stride(lay.count, piece), -1, 1, path
+                        path |= _BIT[t]
+                        m += 1
+        for q in range(base, base + 64):
+            if mine[q] != UNKNOWN:
+                continue
+            if _exit_escapes(exit_value[q]):
+                mine[q] = lay.floor
+                continue
+            s = q - base
+            bit = _BIT[s]
+            left = 0
+            for j in range(m):
+                if blocked[j] & bit:
+                    continue
+                v = np.int64(other[delta[j] + q if row[j] < 0 else delta[j] + _TRANSFORMS[row[j], s]])
+                left += weight[j] * ((v != ILLEGAL) & ((v % 2 == 0) | (v >= n - 1)))
+            mine[q] = ILLEGAL - 1 - left
+
+
+@njit(nogil=True, cache=True)
 def count_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_worst, checked, found):
-    """Count down the counters of the undecided predecessors (``side`` to move, Black: see "One writer per
+    """Count down the counters of the undecided predecessors (``side`` to move; see "One writer per
     counter" above) of the ``frontier`` positions, one per un-move; give n to those whose last escaping
     move this was, unless a capture, promotion or en passant loses later for them (those are confirmed at
     their own ply)."""
@@ -1008,6 +1124,9 @@ def warm_up() -> None:
     counting = lay._replace(floor=counter_floor(8))
     count_losses(counting, 1, 2, one, values, other, exit_value, ep_parent, ep_worst, bits, found)
     set_first_counters(counting, 0, 64, values, other, exit_value)
+    both_sides = 10 * 64 ** 3  # KQvKR's entries
+    set_white_counters(KernelLayout.of(Layout(Material("Q", "R")))._replace(floor=counter_floor(43)), 2, 0, 64,
+                             *(np.full(both_sides, value, np.uint8) for value in (UNKNOWN, UNKNOWN, NO_EXIT)))
     clear_counters(values, 0, 8, counting.floor)
     count_undecided(values, 0, 8, counting.floor)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)

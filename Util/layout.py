@@ -80,6 +80,12 @@ class Layout:
         return allowed_transforms(self.material.has_pawns)
 
     @cached_property
+    def square_orbit(self) -> np.ndarray:
+        """``square_orbit[sq]``: the lowest square the table's symmetries take ``sq`` to (int64), which
+        names the set of squares a piece on ``sq`` can be moved to by folding a position."""
+        return TRANSFORMS[list(self.transforms)].astype(np.int64).min(axis=0)
+
+    @cached_property
     def letters(self) -> str:
         """Piece symbols in PIECE_LIST order: ``"Kk"``, White's pieces, Black's (lower case)."""
         return self.material.letters

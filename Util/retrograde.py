@@ -22,8 +22,10 @@ but on integer indices in numpy arrays instead of sets of Boards:
   not yet refuted, counted for every position in one pass before ply 1 (or,
   after a resume, when a ply first reaches it) and counted down by every
   un-move into it, so a position reached in ply after ply is not checked
-  forward again each time.  The counter is kept in the
-  position's own DTM byte, free while it is undecided (see
+  forward again each time.  White's do the same once its loss plies have
+  found many losses (before, the forward checks cost less than the pass:
+  :meth:`_Engine.white_counts`).  The counter is kept in the position's own
+  DTM byte, free while it is undecided (see
   :func:`Util.kernels.count_losses`), so counting costs no memory.
 * Each ply does both: White to move and Black to move each get their value
   n from the other side's positions of value n-1.  A bare king never mates,
@@ -52,10 +54,12 @@ writes nothing but values that make the check fail whether it reads them
 or the UNKNOWN before them.  So the pieces run on threads, one per core (the
 compiled kernels release the interpreter lock).  Two threads may find the
 same position; the new S_n is deduplicated, so the result does not depend
-on the order in which the threads ran.  Black's counters are the exception:
+on the order in which the threads ran.  The counters are the exception:
 counted down without atomic steps, each by one thread only, so those jobs
-take whole white-king slots (Black's un-moves leave the white king where
-it is) and nothing runs beside them (:meth:`_Engine._slot_jobs`).
+take whole groups of positions whose predecessors no other group shares
+(Black's un-moves leave the white king where it is; White's leave the black
+king where it is, or fold it with the board) and nothing runs beside them
+(:meth:`_Engine._owner_jobs`).
 
 **One entry per position.**  Identical pieces in two orders, and the mirror
 in the a1-h8 diagonal where a pawnless table's white king stands on it, give
@@ -67,6 +71,7 @@ and write the value into all (see "a position's entries" in
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
@@ -94,6 +99,10 @@ SIDE_BY_SIDE = 1 << 27
 DEEPEST = ILLEGAL
 #: Largest piece of a frontier handed to one thread (its predecessors must fit in memory).
 BATCH = 1 << 18
+#: White's counters for every position cost this many times Black's (a pass over all positions, both,
+#: but White has the folding king and its sliders' paths to look at: KRPvKQ 3.5 s against 2.2 s), or, where
+#: Black's were not timed (a resumed calculation), this many seconds per position and side.
+WHITE_PASS_RATIO, PASS_SECONDS_PER_INDEX = 1.6, 6.5e-9
 
 
 @dataclass
@@ -243,9 +252,13 @@ class _Engine:
         self.kernel_layout = kernels.KernelLayout.of(self.layout)
         # one bit per index: the loss candidates already checked in this ply (see kernels._keep_unchecked)
         self._checked = np.zeros(-(-size // 8), dtype=np.uint8) if any(self.can_lose) else None
-        # Black's loss counters live in Black's DTM bytes from this byte up (see kernels.count_losses), from
-        # the first ply until the values come near them
-        self.counter_floor = kernels.counter_floor(_most_moves(self.layout, BLACK))
+        # the loss counters live in the DTM bytes from this byte up (see kernels.count_losses), from the
+        # first ply until the values come near them; White's count a king's move onto the diagonal twice
+        self.counter_floor = kernels.counter_floor(max(_most_moves(self.layout, WHITE) + 8,
+                                                       _most_moves(self.layout, BLACK)))
+        # see white_counts: what White's loss plies have spent checking forward, what its pass would cost
+        self._white_checking_seconds, self._white_pass_seconds = 0.0, PASS_SECONDS_PER_INDEX * size
+        self._white_all_counted = False
         self._pulled = False
 
     def release_subtables(self) -> None:
@@ -465,16 +478,16 @@ class _Engine:
         """Even n: predecessors of the frontier (and exits or en passant double steps losing in n) whose
         every move loses by n.
 
-        Black's predecessors are counted down (:func:`Util.kernels.count_losses`), White's checked forward:
-        a white king's un-move can reach one position from both diagonal twins of a pawnless table, which a
-        count would take for two moves.  After a ply that pulls instead, the counters start again."""
+        The predecessors are counted down (:func:`Util.kernels.count_losses`) while the counters fit the
+        bytes, else checked forward.  After a ply that pulls instead, the counters start again."""
         lay, mine, other = self.kernel_layout, self.dtm[side], self.dtm[1 - side]
         steps, exit_value = self.double_steps[side], self.exit_value[side]
         ep = self.en_passant_worst(side)
         direct = [exits.at(n)]
         if steps.parent.size:
             direct.append(steps.parent[steps.defender_wins_in(other, lay.floor) == n - 1])
-        counting = side == BLACK and self.counting
+        counting = self.white_counts(n) if side == WHITE else self.counting
+        started = time.perf_counter()
         checked = self._checked
         if not counting or any(positions.size for positions in direct):  # only forward checks read it
             self.threads.map(lambda span: checked[span[0] : span[1]].fill(0), _spans(checked.size, CHUNK))
@@ -484,37 +497,69 @@ class _Engine:
                           confirm=partial(self.kernels.confirm_losses, lay, side, n),
                           arrays=(mine, other, exit_value, *ep, checked), one_writer=counting)
         if counting and self._pulled:  # un-moves not counted: start again
-            self._clear_counters()
+            self._clear_counters(side)
+        if side == WHITE and not counting:
+            self._white_checking_seconds += time.perf_counter() - started
         return found
 
     @property
     def counting(self) -> bool:
-        """Whether Black's loss counters are in Black's DTM bytes (kernels.count_losses)."""
+        """Whether the loss counters are in the DTM bytes (kernels.count_losses)."""
         return self.kernel_layout.floor < UNKNOWN
 
     def start_counting(self, n: int) -> None:
-        """Before ply n: Black's loss counters from now on, as long as the values stay below their bytes;
-        cleared and stopped once ply n could reach them (only the longest tables, such as KPPvKP)."""
-        if not self.can_lose[BLACK]:
+        """Before ply n: loss counters from now on, as long as the values stay below their bytes; cleared
+        and stopped once ply n could reach them (only the longest tables, such as KPPvKP)."""
+        if not any(self.can_lose):
             return
         fits = n < self.counter_floor - 1
         if self.counting and not fits:
-            self._clear_counters()
+            for side in SIDES:
+                self._clear_counters(side)
         self.kernel_layout = self.kernel_layout._replace(floor=self.counter_floor if fits else UNKNOWN)
 
     def set_first_counters(self) -> None:
         """Before ply 1 of a new calculation: Black's loss counters of every undecided position, in one pass
         in index order (kernels.set_first_counters), instead of each when a ply first reaches it."""
         self.start_counting(1)
-        if not self.counting:
+        if not self.counting or not self.can_lose[BLACK]:
             return
         black, white, exit_value = self.dtm[BLACK], self.dtm[WHITE], self.exit_value[BLACK]
+        started = time.perf_counter()
         self.threads.map(lambda span: self.kernels.set_first_counters(self.kernel_layout, *span, black, white, exit_value),
                          _spans(black.size, CHUNK))  # CHUNK: a multiple of 64, as the kernel needs
+        self._white_pass_seconds = WHITE_PASS_RATIO * (time.perf_counter() - started)
 
-    def _clear_counters(self) -> None:
-        black, floor = self.dtm[BLACK], self.kernel_layout.floor
-        self.threads.map(lambda span: self.kernels.clear_counters(black, *span, floor), _spans(black.size, CHUNK))
+    def white_counts(self, n: int) -> bool:
+        """Whether White's loss ply n counts down (kernels.count_losses) rather than checking forward.
+
+        Black's counters are set for every position before ply 1, and that pass pays in every table.
+        White's would not: where White seldom loses, its forward checks stop at the first move that
+        escapes, and the pass costs more than they do (KRPvKN: White's loss plies 0.2 s, the pass 3.5 s).
+        Where White loses often (KBPvKQ, 174 M positions) every check of a candidate runs through most of
+        its moves, ply after ply, and counters save most of it (White's loss plies 77 s, with counters
+        22 s and the pass 3 s).  Which table is which shows only on the way, so White checks forward
+        until that has taken as long as the pass would (as one rents skis until the rent would have bought
+        them), then one pass sets the counters of all undecided positions (kernels.set_white_counters),
+        and White counts from then on: never much more than the cheaper way.  The table is the same
+        whenever the pass comes; only the time depends on it."""
+        if not self.counting:
+            return False
+        if not self._white_all_counted and self._white_checking_seconds >= self._white_pass_seconds:
+            white, black, exit_value = self.dtm[WHITE], self.dtm[BLACK], self.exit_value[WHITE]
+            self.threads.map(lambda span: self.kernels.set_white_counters(self.kernel_layout, n, *span, white, black, exit_value),
+                             _spans(white.size, CHUNK))  # CHUNK: a multiple of 64, as the kernel needs
+            self._white_all_counted = True
+        return self._white_all_counted
+
+    def _clear_counters(self, side: int) -> None:
+        """Turn ``side``'s loss counters back into UNKNOWN."""
+        if side == WHITE:  # forward checks until the next White loss ply sets them all again
+            self._white_all_counted = False
+        if not self.can_lose[side]:
+            return
+        values, floor = self.dtm[side], self.kernel_layout.floor
+        self.threads.map(lambda span: self.kernels.clear_counters(values, *span, floor), _spans(values.size, CHUNK))
 
     def deepest_ply(self, frontiers: List[Frontier], exits) -> List[np.ndarray]:
         """Ply 254, the deepest a byte holds (KPPvKP reaches it: Black to move, mated in 127 moves).  Its n
@@ -552,13 +597,13 @@ class _Engine:
         then ``arrays``, then the buffer for what it finds.  Returns the new positions.
 
         ``one_writer``: ``push`` writes without atomic steps (kernels.count_losses), so its jobs take whole
-        white-king slots (_slot_jobs) and the confirming jobs run after them, not beside them."""
+        owner groups (_owner_jobs) and the confirming jobs run after them, not beside them."""
         self._pulled = self._pulling_is_cheaper(side, frontier)
         one_writer = one_writer and not self._pulled
         if self._pulled:
             jobs = [partial(pull, *span, *arrays) for span in _spans(self.layout.size, CHUNK)]
         elif one_writer:
-            jobs = self._slot_jobs(push, frontier, arrays)
+            jobs = self._owner_jobs(side, push, frontier, arrays)
         elif isinstance(frontier, _Scan):
             jobs = [partial(_on_span, push, frontier, a, b, *arrays) for a, b in _spans(self.layout.size, CHUNK)]
         else:
@@ -569,22 +614,25 @@ class _Engine:
         phases = [jobs, confirming] if one_writer else [jobs + confirming]
         return self._collect(phases, self.dtm[side], n)
 
-    def _slot_jobs(self, push, frontier: Frontier, arrays: tuple) -> List[Callable[[np.ndarray], int]]:
-        """``push`` over the frontier, each job over whole white-king slots: no two jobs reach the same
-        predecessor through the other side's un-moves, which leave the white king where it is (the largest
-        jobs first, so that the threads finish together)."""
-        per_slot = int(self.layout.strides[0])
-        slots = range(len(self.layout.king_squares))
+    def _owner_jobs(self, side: int, push, frontier: Frontier, arrays: tuple) -> List[Callable[[np.ndarray], int]]:
+        """``push`` over the frontier, each job over whole owner groups (see owner_keys), so that no two
+        jobs reach the same predecessor through ``side``'s un-moves (the largest jobs first, so that the
+        threads finish together)."""
         if isinstance(frontier, _Scan):
-            return [partial(_on_spans, push, frontier, _spans_of(s * per_slot, (s + 1) * per_slot, CHUNK), *arrays)
-                    for s in slots]
-        bounds = np.searchsorted(frontier, np.arange(len(slots) + 1, dtype=np.int64) * per_slot)
-        # neighbouring slots share a job until it holds its share of the frontier: a small table's ply does not
-        # pay for a job per slot (KPvK: 0.06 s with 32 jobs a ply, 0.05 s before)
+            groups = _owner_spans(self.layout, side)
+            return [partial(_on_spans, push, frontier, spans, *arrays)
+                    for spans in sorted(groups, key=lambda spans: -sum(b - a for a, b in spans))]
+        keys = owner_keys(self.layout, side, frontier)
+        if side == WHITE:  # Black's keys (white-king slots) already ascend with the index
+            order = np.argsort(keys, kind="stable")
+            frontier, keys = frontier[order], keys[order]
+        bounds = np.searchsorted(keys, np.arange(65, dtype=np.int64))
+        # neighbouring groups share a job until it holds its share of the frontier: a small table's ply does
+        # not pay for a job per group (KPvK: 0.06 s with 32 jobs a ply, 0.05 s before)
         share, cuts = -(-frontier.size // (4 * self.threads.count)), [0]
-        for s in slots:
-            if bounds[s + 1] - bounds[cuts[-1]] >= share or s == slots[-1]:
-                cuts.append(s + 1)
+        for g in range(64):
+            if bounds[g + 1] - bounds[cuts[-1]] >= share or g == 63:
+                cuts.append(g + 1)
         parts = [(int(bounds[a]), int(bounds[b])) for a, b in zip(cuts, cuts[1:]) if bounds[b] > bounds[a]]
         batch = self._batch(frontier.size)
         return [partial(_on_pieces, push, frontier, _spans_of(start, stop, batch), *arrays)
@@ -644,6 +692,28 @@ class _Engine:
         floor = self.kernel_layout.floor
         return sum(self.threads.map(lambda span: self.kernels.count_undecided(values, *span, floor),
                                     _spans(values.size, CHUNK)))
+
+
+def owner_keys(layout: Layout, side: int, positions: np.ndarray) -> np.ndarray:
+    """The owner group (0-63) of each position (the other side to move): positions of different groups
+    have no predecessor in common through ``side``'s un-moves.  Black's un-moves leave the white king
+    where it is: the group is its slot.  White's leave the black king where it is, or move it with the
+    whole board by one of the table's symmetries (the white king crossing into another canonical
+    region): the group is the lowest square the symmetries take the black king to."""
+    if side == BLACK:
+        return positions // layout.strides[0]
+    return layout.square_orbit[(positions // layout.strides[1]) & 63]
+
+
+def _owner_spans(layout: Layout, side: int) -> List[List[Tuple[int, int]]]:
+    """Per owner group (see owner_keys), the spans of the index space that hold its positions."""
+    per_slot, per_square = int(layout.strides[0]), int(layout.strides[1])
+    slots = range(len(layout.king_squares))
+    if side == BLACK:
+        return [_spans_of(s * per_slot, (s + 1) * per_slot, CHUNK) for s in slots]
+    orbit = layout.square_orbit
+    return [[(s * per_slot + square * per_square, s * per_slot + (square + 1) * per_square)
+             for s in slots for square in np.flatnonzero(orbit == group)] for group in np.unique(orbit)]
 
 
 def return_freed_memory() -> None:
@@ -747,7 +817,7 @@ def _indices_equal(values: np.ndarray, n: int, threads: Optional[Threads] = None
 
 ProgressCallback = Callable[[int, int], None]
 #: ``checkpoint(n, dtm_white, dtm_black)``: ply n is finished.  The arrays are the engine's own (read them,
-#: never change them); an entry above n there is no value yet (ILLEGAL, or one of Black's loss counters)
+#: never change them); an entry above n there is no value yet (ILLEGAL, or a loss counter)
 #: and means "in no S_n", as UNKNOWN does (save_checkpoint knows).
 CheckpointCallback = Callable[[int, np.ndarray, np.ndarray], None]
 

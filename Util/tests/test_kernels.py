@@ -182,13 +182,8 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     assert found_exits
 
 
-@pytest.mark.parametrize("name", ["KQvKR", "KRvKP", "KPvKP", "KBNvK", "KRPvK", "KBBvK"])
-def test_first_counters_count_the_legal_moves(name, store):
-    """Before ply 1 every undecided position with Black to move gets its counter in one pass: 1 + its legal
-    moves that stay in the table (python-chess's legal moves less captures, promotions and double steps
-    beside an enemy pawn), or NEVER (the byte below the lowest counter) where a capture or promotion
-    draws or wins for Black."""
-    from Util.exits import ILLEGAL
+def _engine_before_ply_one(name: str, store):
+    """An engine for ``name`` (one thread) after the first pass and the mates, Black's counters set."""
     from Util.parallel import Threads
     from Util.retrograde import _Engine
 
@@ -198,10 +193,31 @@ def test_first_counters_count_the_legal_moves(name, store):
     for side in (0, 1):
         engine.mates(side)
     engine.set_first_counters()
-    values, floor = engine.dtm[1], engine.kernel_layout.floor
+    return engine
+
+
+def _counted_and_never(engine, values: np.ndarray) -> tuple:
+    """The indices holding a counter in ``values``, and those holding NEVER (both plenty)."""
+    from Util.exits import ILLEGAL
+
+    floor = engine.kernel_layout.floor
     counted = np.flatnonzero((values > floor) & (values < ILLEGAL))
     never = np.flatnonzero(values == floor)
     assert counted.size > 1000 and never.size > 100
+    return counted, never
+
+
+@pytest.mark.parametrize("name", ["KQvKR", "KRvKP", "KPvKP", "KBNvK", "KRPvK", "KBBvK"])
+def test_first_counters_count_the_legal_moves(name, store):
+    """Before ply 1 every undecided position with Black to move gets its counter in one pass: 1 + its legal
+    moves that stay in the table (python-chess's legal moves less captures, promotions and double steps
+    beside an enemy pawn), or NEVER (the byte below the lowest counter) where a capture or promotion
+    draws or wins for Black."""
+    from Util.exits import ILLEGAL
+
+    engine = _engine_before_ply_one(name, store)
+    values = engine.dtm[1]
+    counted, never = _counted_and_never(engine, values)
     rng = np.random.default_rng(7)
     for index in rng.choice(counted, 300, replace=False):
         board = _board(engine.layout, int(index), white_to_move=False)
@@ -209,6 +225,49 @@ def test_first_counters_count_the_legal_moves(name, store):
         assert ILLEGAL - int(values[index]) == 1 + len(staying), board.fen()
     exit_value = engine.exit_value[1]
     assert (exit_value[never] % 2 == 1).all() and (exit_value[counted] % 2 == 0).all()
+
+
+@pytest.mark.parametrize("name", ["KQvKR", "KRvKP", "KPvKP", "KNvKB", "KBvKN"])
+def test_white_counters_count_the_legal_moves(name, store):
+    """White's counters, set in one pass (kernels.set_white_counters): 1 + its legal moves that stay in the
+    table, where a king's move that folds it onto the a1-h8 diagonal of a pawnless table counts twice
+    (both diagonal twins of the position after it lead back by a king's un-move), or NEVER where a
+    capture or promotion draws or wins for White."""
+    from Util.exits import ILLEGAL
+    from Util.symmetry import TRANSFORMS
+
+    engine = _engine_before_ply_one(name, store)
+    material, values = engine.material, engine.dtm[0]
+    engine.kernels.set_white_counters(engine.kernel_layout, 2, 0, values.size, values, engine.dtm[1], engine.exit_value[0])
+    counted, never = _counted_and_never(engine, values)
+    layout, doubled = engine.layout, 0
+    rng = np.random.default_rng(11)
+    for index in rng.choice(counted, 400, replace=False):
+        board = _board(layout, int(index), white_to_move=True)
+        weight = 0
+        for move in board.legal_moves:
+            if not _stays_in_table(board, move):
+                continue
+            folded = int(TRANSFORMS[layout.fold[move.to_square], move.to_square])
+            twice = move.from_square == board.king(chess.WHITE) and not material.has_pawns and folded % 9 == 0
+            weight += 2 if twice else 1
+            doubled += twice
+        assert ILLEGAL - int(values[index]) == 1 + weight, board.fen()
+    exit_value = engine.exit_value[0]
+    assert (exit_value[never] % 2 == 1).all() and (exit_value[counted] % 2 == 0).all()
+    assert doubled > 0 or material.has_pawns
+    # a counter set when a ply first reaches the position (after a resume) comes out the same
+    from Util.exits import UNKNOWN
+    from Util.kernels import _buffers, _set_counters
+
+    sample = np.concatenate([rng.choice(counted, 40, replace=False), rng.choice(never, 20, replace=False)])
+    buffers = _buffers()
+    cand, fetched = buffers[2], buffers[6]
+    cand[: sample.size], fetched[: sample.size] = sample, UNKNOWN
+    by_pass = values[sample].copy()
+    values[sample] = UNKNOWN
+    _set_counters(engine.kernel_layout, 0, 2, cand, sample.size, fetched, values, engine.dtm[1], exit_value, buffers)
+    assert np.array_equal(values[sample], by_pass)
 
 
 @pytest.mark.parametrize("name", ["KBBvK", "KBBNvK", "KPPvKP", "KNNNvK"])

@@ -245,17 +245,17 @@ def test_promotion_tables_kept_in_part_give_the_same_table(material, store):
     assert np.array_equal(from_parts.dtm_black, expected.dtm_black)
 
 
-def test_counting_jobs_take_whole_white_king_slots(store):
-    """Black's counters are counted down without atomic steps, so no two jobs of a ply may reach one
-    predecessor: each job takes the frontier positions of whole white-king slots (Black's un-moves leave
-    the white king where it is), listed or left in the values, no slot is split between two jobs, and
-    together the jobs take every position."""
+@pytest.mark.parametrize("side", [0, 1])
+def test_counting_jobs_take_whole_owner_groups(side, store):
+    """The counters are counted down without atomic steps, so no two jobs of a ply may reach one
+    predecessor: each job takes the frontier positions of whole owner groups (white-king slots for
+    Black's un-moves, black-king squares up to symmetry for White's), listed or left in the values, no
+    group is split between two jobs, and together the jobs take every position."""
     from Util.parallel import Threads
-    from Util.retrograde import _Scan
+    from Util.retrograde import _Scan, owner_keys
 
     material = Material.parse("KQvKR")
     engine = _Engine(material, store._subtables(material), Threads(2))
-    per_slot = int(engine.layout.strides[0])
     rng = np.random.default_rng(3)
     listed = np.unique(rng.integers(0, engine.layout.size, 50_000)).astype(np.int32)
     values = np.zeros(engine.layout.size, dtype=np.uint8)
@@ -267,13 +267,74 @@ def test_counting_jobs_take_whole_white_king_slots(store):
             taken[-1].append(positions)
             return 0
 
-        for job in engine._slot_jobs(kernel, frontier, ()):
+        for job in engine._owner_jobs(side, kernel, frontier, ()):
             taken.append([])
             job(np.empty(16, np.int32))
         per_job = [np.concatenate(parts) for parts in taken if parts]
-        job_of_slot = {}
+        job_of_group = {}
         for job, positions in enumerate(per_job):
-            for slot in np.unique(positions // per_slot):
-                assert job_of_slot.setdefault(int(slot), job) == job, "a slot split between two jobs"
-        assert len(job_of_slot) == len(engine.layout.king_squares) and len(per_job) > 1
+            for group in np.unique(owner_keys(engine.layout, side, positions)):
+                assert job_of_group.setdefault(int(group), job) == job, "a group split between two jobs"
+        assert len(job_of_group) == (len(engine.layout.king_squares) if side else 10) and len(per_job) > 1
         assert np.array_equal(np.sort(np.concatenate(per_job)), listed)
+
+
+@pytest.mark.parametrize("name", ["KQvKR", "KRPvKN"])
+def test_every_move_stays_in_its_owner_group(name):
+    """What makes the owner groups safe, checked with python-chess's moves: all positions that one move of
+    a side leads to (folded by symmetry as the table stores them) are in one owner group for that side,
+    so an un-move from a position of one group never reaches a predecessor that one of another group
+    reaches."""
+    import chess
+
+    from Util.board_int import board_squares
+    from Util.layout import Layout
+    from Util.retrograde import owner_keys
+    from Util.validation import random_legal_boards
+
+    material = Material.parse(name)
+    layout = Layout(material)
+    folds = 0
+    for white_to_move in (True, False):
+        for board in random_legal_boards(material, 300, white_to_move, seed=5):
+            keys = set()
+            for move in board.legal_moves:
+                if board.is_capture(move) or move.promotion:
+                    continue
+                after = board.copy()
+                after.push(move)
+                index = layout.encode_canonical([np.array([s]) for s in board_squares(after, material.piece_list)])
+                keys.add(int(owner_keys(layout, 0 if white_to_move else 1, index)[0]))
+                moved_king = board.piece_type_at(move.from_square) == chess.KING and white_to_move
+                folds += moved_king and layout.fold[move.to_square] != layout.fold[move.from_square]
+            assert len(keys) <= 1, board.fen()
+    assert folds > 0
+
+
+@pytest.mark.parametrize("name", ["KNvKP", "KQvKR"])
+def test_white_counters_set_at_any_ply_give_the_same_table(name, store, monkeypatch):
+    """White's loss plies check forward until that has taken as long as setting all counters in one pass
+    would (_Engine.white_counts), then make the pass and count down from then on: the table is the same
+    whether the pass comes at White's first loss ply, at a later one or never."""
+    from Util import retrograde
+
+    material = Material.parse(name)
+    expected = store.get(material)
+    subtables = {m: store.get(m) for m in material.dependencies()}
+    white_counts = retrograde._Engine.white_counts
+    passes = []
+
+    def passing_from(self, n):  # the pass looks free from ply pass_from on, priceless before
+        self._white_pass_seconds = 0.0 if n >= pass_from else float("inf")
+        before = self._white_all_counted
+        counts = white_counts(self, n)
+        if counts and not before:
+            passes.append(n)
+        return counts
+
+    monkeypatch.setattr(retrograde._Engine, "white_counts", passing_from)
+    for pass_from in (10 ** 6, 2, 8):
+        passes.clear()
+        table = compute_table(material, subtables)
+        assert np.array_equal(table.dtm_white, expected.dtm_white) and np.array_equal(table.dtm_black, expected.dtm_black)
+        assert passes[:1] == ([] if pass_from == 10 ** 6 else [pass_from])
