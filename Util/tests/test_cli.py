@@ -238,3 +238,33 @@ def test_calculate_lets_go_of_each_table_before_the_next_one_starts(tmp_path, mo
     assert cli.main(["calculate", "KQvK", "KRvK", "KRvKQ", "--quiet"]) == 0
     assert len(alive_at_start) == 3 and alive_at_start[0] == []
     assert not any(any(alive) for alive in alive_at_start), alive_at_start
+
+
+def test_calculate_computes_large_tables_of_a_list_each_in_a_fresh_process(tmp_path, monkeypatch, capsys):
+    """With several tables, each of APART_FROM_PIECES pieces (five; four here, to stay small) is computed in
+    a process of its own, which gives its memory back when it ends; its summary line and its file are
+    those of a calculation in this process."""
+    from Util import calculation, cli
+
+    monkeypatch.setattr(cli, "APART_FROM_PIECES", 4)
+    monkeypatch.chdir(tmp_path)
+    here = []
+    computed = calculation.calculate_table
+    monkeypatch.setattr(calculation, "calculate_table",
+                        lambda material, *a, **k: here.append(str(material)) or computed(material, *a, **k))
+    assert cli.main(["calculate", "KQvK", "KRvK", "KRvKQ", "--quiet"]) == 0
+    assert here == ["KQvK", "KRvK"]  # KQvKR, four pieces, was computed elsewhere
+    apart = capsys.readouterr().out.splitlines()[-1]
+
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "S_n_Results").mkdir()
+    for name in ("KQvK", "KRvK"):
+        os.link(tmp_path / "S_n_Results" / f"{name}.chessAI", alone / "S_n_Results" / f"{name}.chessAI")
+    monkeypatch.chdir(alone)
+    assert cli.main(["calculate", "KQvKR", "--quiet"]) == 0  # one table: in this process
+    assert here[-1] == "KQvKR"
+    assert capsys.readouterr().out.splitlines()[-1] == apart
+    assert ((tmp_path / "S_n_Results" / "KQvKR.chessAI").read_bytes()
+            == (alone / "S_n_Results" / "KQvKR.chessAI").read_bytes())
+
