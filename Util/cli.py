@@ -20,6 +20,8 @@ EPILOG = "Tables are written to S_n_Results/ by default (CHESSAI_RESULTS overrid
 
 
 def _cmd_calculate(args) -> int:
+    from concurrent.futures.process import BrokenProcessPool
+
     from .calculation import calculation_order
 
     if args.all:
@@ -41,7 +43,12 @@ def _cmd_calculate(args) -> int:
             continue
         fresh = args.fresh and material in named
         if len(materials) > 1 and material.piece_count >= APART_FROM_PIECES:
-            print(_calculate_apart(material, args, fresh), flush=True)
+            try:
+                print(_calculate_apart(material, args, fresh), flush=True)
+            except BrokenProcessPool:
+                print(f"calculate: the process computing {material} ended abruptly (killed, or out of memory); "
+                      f"what it finished is kept: run the same command again to go on from there", file=sys.stderr)
+                return 1
         else:
             print(_calculate_one(material, args, fresh), flush=True)
     return 0

@@ -268,3 +268,31 @@ def test_calculate_computes_large_tables_of_a_list_each_in_a_fresh_process(tmp_p
     assert ((tmp_path / "S_n_Results" / "KQvKR.chessAI").read_bytes()
             == (alone / "S_n_Results" / "KQvKR.chessAI").read_bytes())
 
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="finds the table's process through /proc (Linux)")
+def test_calculate_says_what_to_do_when_a_table_process_is_killed(tmp_path):
+    """The process computing one table of a list is killed (as the kernel's out-of-memory killer would):
+    the command stops with exit status 1 and says how to go on, instead of a traceback."""
+    script = ("import sys; from Util import cli; cli.APART_FROM_PIECES = 4; "
+              "sys.exit(cli.main(['calculate', 'KQvK', 'KRvK', 'KRvKQ', '--quiet']))")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    parent = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path, env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline, killed = time.monotonic() + 120, False
+    while not killed and time.monotonic() < deadline and parent.poll() is None:
+        for child in Path("/proc").glob("[0-9]*"):
+            try:
+                status, command = (child / "status").read_text(), (child / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if f"\nPPid:\t{parent.pid}\n" in status and b"spawn_main" in command and b"resource_tracker" not in command:
+                os.kill(int(child.name), signal.SIGKILL)
+                killed = True
+        time.sleep(0.01)
+    out, err = parent.communicate(timeout=120)
+    assert killed, "no process was started for KQvKR"
+    assert parent.returncode == 1, (out, err)
+    assert "the process computing KQvKR ended abruptly" in err and "run the same command again" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "S_n_Results" / "KQvKR.chessAI").exists()
