@@ -40,9 +40,11 @@ from pathlib import Path
 from typing import Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
+from isal import isal_zlib
 
 from .deflate import ParallelDeflate
 from .exits import to_unknown_from
+from .inflate import open_member
 from .layout import Layout
 from .material import Material, MaterialError
 from .retrograde import UNKNOWN, DtmTable
@@ -64,6 +66,10 @@ _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 #: 4-minute run, where level 4 takes 11 s for a file 17 % larger (KRBPvK: 135 MB
 #: and 158 MB).  Both are plain deflate: any reader reads either.
 _DEFLATE_LEVEL_SMALL, _DEFLATE_LEVEL_LARGE = 6, 4
+#: The large tables that may change bytes (see _deflates_on_all_cores) are deflated by ISA-L (the PyPI
+#: package ``isal``), at this of its levels (0-3), on all cores.  One side of KRPvKQ, 64 MB from its middle:
+#: zlib level 4 0.84 s, 16.5 MB; ISA-L level 1 0.12 s, 17.3 MB; level 3 0.21 s, 17.2 MB.
+_ISAL_LEVEL = int(os.environ.get("CHESSAI_ISAL_LEVEL", 1))
 _LARGE_PAYLOAD = 1 << 27  # bytes of S_n data (both sides); 4-piece tables stay far below
 #: Largest pickle accepted (two 5-piece pawn tables plus room): guards against ZIP bombs.
 _MAX_PAYLOAD = 2 * 32 * 64**4 + (1 << 24)
@@ -191,7 +197,7 @@ def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[i
                 if all_cores and hasattr(member, "_compressor"):
                     # zipfile has no public way to take another compressor: its writer's own is replaced
                     # before anything is written (should a later Python rename it, zlib's one core serves).
-                    member._compressor = ParallelDeflate(level)
+                    member._compressor = ParallelDeflate(_ISAL_LEVEL, library=isal_zlib)
                 _StreamingPickler(member, protocol=4).dump(payload)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
@@ -334,14 +340,14 @@ def _read_payload(path: Path, sides: Tuple[bool, ...] = (True, False)) -> Tuple[
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file; compute it with: python -m Util calculate {_material_hint(path)}")
     try:
-        with zipfile.ZipFile(path) as archive:
+        with open(path, "rb") as raw, zipfile.ZipFile(raw) as archive:
             members = archive.infolist()
             if len(members) != 1 or not members[0].filename.endswith(".pickle"):
                 raise fail("not a .chessAI file: the archive must hold exactly one .pickle")
             if members[0].file_size > _MAX_PAYLOAD:
                 raise fail(f"refused: the archive claims {members[0].file_size} bytes, more than any table has")
-            with archive.open(members[0]) as member:  # unpickled as it is read: no copy of the whole pickle
-                payload, data_sha256 = _PlainUnpickler(member, sides).payload()
+            # unpickled as it is read (no copy of the whole pickle), inflated by ISA-L (Util.inflate)
+            payload, data_sha256 = _PlainUnpickler(open_member(archive, members[0], raw), sides).payload()
     except zipfile.BadZipFile as error:
         raise fail(f"not a readable ZIP archive ({error}); the file is truncated, corrupt or of another kind") from None
     except pickle.UnpicklingError as error:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from types import ModuleType
 from typing import Deque, Optional
 
 from .parallel import core_count
@@ -35,28 +36,30 @@ PIECE = 1 << 23
 WINDOW = 1 << 15
 
 
-def deflate_piece(piece: bytes, dictionary: bytes, level: int, last: bool) -> bytes:
+def deflate_piece(piece: bytes, dictionary: bytes, level: int, last: bool, library: ModuleType = zlib) -> bytes:
     """Raw deflate of one piece, primed with ``dictionary`` (the input before it); ends the stream if
-    ``last``, else ends on a byte boundary with no final block."""
+    ``last``, else ends on a byte boundary with no final block.  ``library``: zlib, or a module with
+    zlib's compressobj (ISA-L's ``isal.isal_zlib``)."""
     if dictionary:
-        compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=dictionary)
+        compressor = library.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=dictionary)
     else:
-        compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
+        compressor = library.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
     return compressor.compress(piece) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
 
 
 class ParallelDeflate:
-    """Behaves as ``zlib.compressobj(level, zlib.DEFLATED, -15)`` does for zipfile (``compress``, then one
-    ``flush``), but deflates pieces of ``piece`` bytes (default :data:`PIECE`) on ``threads`` threads
-    (default: all cores; zlib lets go of the interpreter lock while it compresses).  Waits once more than two
-    pieces per thread are in flight, so its memory stays a few pieces whatever the input's size.  Input of
-    one piece or less gives exactly the bytes of zlib's compressobj."""
+    """Behaves as ``library.compressobj(level, zlib.DEFLATED, -15)`` does for zipfile (``compress``, then
+    one ``flush``), but deflates pieces of ``piece`` bytes (default :data:`PIECE`) on ``threads`` threads
+    (default: all cores; zlib and ISA-L let go of the interpreter lock while they compress).  Waits once
+    more than two pieces per thread are in flight, so its memory stays a few pieces whatever the input's
+    size.  Input of one piece or less gives exactly the bytes of the library's compressobj."""
 
-    def __init__(self, level: int, piece: Optional[int] = None, threads: Optional[int] = None) -> None:
+    def __init__(self, level: int, piece: Optional[int] = None, threads: Optional[int] = None,
+                 library: ModuleType = zlib) -> None:
         piece = piece or PIECE
         if piece < WINDOW:
             raise ValueError(f"pieces of {piece} bytes: they must hold at least deflate's window ({WINDOW})")
-        self.level, self.piece = level, piece
+        self.level, self.piece, self.library = level, piece, library
         self._threads = max(1, threads or core_count())
         self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="deflate")
         self._buffer = bytearray()
@@ -83,7 +86,7 @@ class ParallelDeflate:
             self._pool.shutdown()
 
     def _send(self, piece: bytes, last: bool) -> None:
-        self._in_flight.append(self._pool.submit(deflate_piece, piece, self._before, self.level, last))
+        self._in_flight.append(self._pool.submit(deflate_piece, piece, self._before, self.level, last, self.library))
         self._before = piece[-WINDOW:] if len(piece) >= WINDOW else (self._before + piece)[-WINDOW:]
 
     def _collect(self, wait: bool, everything: bool = False) -> bytes:

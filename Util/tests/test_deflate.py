@@ -56,3 +56,14 @@ def test_empty_input_is_an_empty_stream():
 def test_pieces_smaller_than_the_window_are_refused():
     with pytest.raises(ValueError, match="window"):
         ParallelDeflate(4, piece=WINDOW - 1)
+
+
+def test_isal_pieces_joined_are_one_stream_zlib_inflates():
+    """The large tables in which Black has pieces are deflated by ISA-L: zlib must read them as one stream."""
+    from isal import isal_zlib
+
+    data = _table_like_bytes(1 << 20)
+    compressor = ParallelDeflate(1, piece=3 * WINDOW + 5, threads=2, library=isal_zlib)
+    stream = compressor.compress(data) + compressor.flush()
+    assert zlib.decompress(stream, -zlib.MAX_WBITS) == data
+    assert len(stream) < len(data) // 3
