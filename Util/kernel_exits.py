@@ -26,7 +26,7 @@ from numba import njit
 from numba.typed import List as TypedList
 
 from .exits import DRAW, ILLEGAL, NO_EXIT, PromotionSlice, SubTables, child_moves
-from .kernel_rules import _ADJACENT, attacks
+from .kernel_rules import _ADJACENT, _ATTACKS, attacks
 from .kernels import (BLACK_PAWN, WHITE_PAWN, _BIT, _FOLD_ROW, _KIND_OF_LETTER, _SLOT_OF_SQUARE, _TRANSFORMS,
                       KernelLayout, _decode, _occupancy, _packed, colour_of, kind_of, stride)
 from .layout import Layout
@@ -143,6 +143,78 @@ def _stored_index(squares, count, pawns):
 BLOCK = 1024
 
 
+def _attack_lists() -> tuple:
+    """``(attacked, attackers)``: ``attacked[kind, a]`` the squares a piece of ``kind`` on a attacks on an
+    empty board, ``attackers[kind, b]`` the squares from which it attacks b; -1 after the last."""
+    attacked = np.full((_ATTACKS.shape[0], 64, 28), -1, dtype=np.int64)
+    attackers = np.full((_ATTACKS.shape[0], 64, 28), -1, dtype=np.int64)
+    for kind in range(_ATTACKS.shape[0]):
+        for square in range(64):
+            found = np.flatnonzero(_ATTACKS[kind, square])
+            attacked[kind, square, : found.size] = found
+            found = np.flatnonzero(_ATTACKS[kind, :, square])
+            attackers[kind, square, : found.size] = found
+    return attacked, attackers
+
+
+_ATTACKED, _ATTACKERS = _attack_lists()
+#: The squares of the relative seventh rank, from which a pawn of each colour promotes (by kind).
+_SEVENTH_RANK = np.zeros(BLACK_PAWN + 1, dtype=np.uint64)
+_SEVENTH_RANK[WHITE_PAWN], _SEVENTH_RANK[BLACK_PAWN] = np.uint64(0xFF << 48), np.uint64(0xFF << 8)
+_ALL_SQUARES = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _attacked_squares(kind, source, occ):
+    """The squares a piece of ``kind`` on ``source`` attacks, ``occ`` occupied."""
+    found = np.uint64(0)
+    for k in range(28):
+        target = _ATTACKED[kind, source, k]
+        if target < 0:
+            break
+        if attacks(kind, source, target, occ):
+            found |= _BIT[target]
+    return found
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _attacking_squares(kind, target, occ):
+    """The squares from which a piece of ``kind`` attacks ``target``, ``occ`` occupied (without the piece
+    itself: it never stands between)."""
+    found = np.uint64(0)
+    for k in range(28):
+        source = _ATTACKERS[kind, target, k]
+        if source < 0:
+            break
+        if attacks(kind, source, target, occ):
+            found |= _BIT[source]
+    return found
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _last_piece_squares(lay, squares, occ_others, rows, r):
+    """A superset of the squares of the last piece on which move kind ``r`` (a group leader) is possible
+    (_target not -1), the other pieces standing on ``squares`` (``occ_others``: their occupancy).  A
+    piece added to the board only ever blocks a move, so where the last piece takes no part, the move is
+    possible on no square if it is not possible without it; where it is the piece taken, it must stand
+    on a square the mover attacks; where it moves, on a square from which it attacks the piece taken, or
+    (a promoting step) on its seventh rank."""
+    last = lay.count - 1
+    mover, captured = rows[r, MOVER], rows[r, CAPTURED]
+    kind = kind_of(lay.kinds, mover)
+    if captured < 0:  # a pawn's step: an exit only where it promotes
+        if mover == last:
+            return _SEVENTH_RANK[kind]
+        if not _promotes(lay, squares, mover) or occ_others & _BIT[squares[mover] + (8 if kind == WHITE_PAWN else -8)]:
+            return np.uint64(0)
+        return _ALL_SQUARES
+    if captured == last:
+        return _attacked_squares(kind, squares[mover], occ_others)
+    if mover == last:
+        return _attacking_squares(kind, squares[captured], occ_others)
+    return _ALL_SQUARES if attacks(kind, squares[mover], squares[captured], occ_others) else np.uint64(0)
+
+
 @njit(nogil=True, cache=True, inline="always")
 def _target(lay, squares, occ, rows, r):
     """Where the mover of move kind ``r`` lands if the move is possible in the position ``squares``
@@ -217,9 +289,10 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
     size = BLOCK * rows.shape[0]
     owner, table_of, child_index = np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
     value = np.empty(size, dtype=np.uint8)
+    row_squares = np.zeros(rows.shape[0], dtype=np.uint64)
     too_long = False
     last = lay.count - 1
-    run, occ_others = np.int64(-1), np.uint64(0)
+    run, occ_others, possible = np.int64(-1), np.uint64(0), np.uint64(0)
     for block in range(start, stop, BLOCK):
         end = min(block + BLOCK, stop)
         m = 0
@@ -231,11 +304,22 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
                 run = index >> 6
                 _decode(index, lay, squares)
                 occ_others = _occupancy(squares, last)
+                # where the last piece may stand for each move kind to be possible: most positions have
+                # no capture or promotion, and are passed by one test of a bit
+                possible = np.uint64(0)
+                r = 0
+                while r < rows.shape[0]:
+                    row_squares[r] = _last_piece_squares(lay, squares, occ_others, rows, r)
+                    possible |= row_squares[r]
+                    r = rows[r, GROUP_END]
+            bit = _BIT[index & 63]
+            if not possible & bit:
+                continue
             squares[last] = index & 63
-            occ = occ_others | _BIT[squares[last]]
+            occ = occ_others | bit
             r = 0
             while r < rows.shape[0]:
-                target = _target(lay, squares, occ, rows, r)
+                target = _target(lay, squares, occ, rows, r) if row_squares[r] & bit else -1
                 if target >= 0:
                     promotes = _promotes(lay, squares, rows[r, MOVER])
                     for kind in range(r, rows[r, GROUP_END]):

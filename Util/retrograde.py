@@ -78,7 +78,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, 
 
 import numpy as np
 
-from .en_passant import DoubleSteps, capture_exits, find_double_steps
+from .en_passant import DoubleSteps, capture_exits, double_step_candidates, find_double_steps
 from .exits import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, ExitFinder, SubTables, to_unknown_from, undecided
 from .layout import Layout
 from .material import Material
@@ -245,6 +245,7 @@ class _Engine:
         self._in_check = [np.zeros(-(-size // 8), dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
         self.exit_value = [np.zeros(size, dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
         self.double_steps = [DoubleSteps.empty(), DoubleSteps.empty()]  # see Util.en_passant
+        self._double_step_candidates: List[Optional[np.ndarray]] = [None, None]  # during classify only
         # imported here, not at the top: numba's import would cost every probe 0.4 s
         from . import kernel_exits, kernel_rules, kernels
         self.kernels, self.kernel_rules, self.kernel_exits = kernels, kernel_rules, kernel_exits
@@ -287,6 +288,8 @@ class _Engine:
         tables of its other exits are gone: KPPvKP's first pass then peaks at 2.74 GB, not 3.31 GB (with
         stand-in sub-tables of the same size)."""
         spans = _spans(self.layout.size, CHUNK)
+        if self.layout.en_passant_possible:  # found before the threads ask for them
+            self._double_step_candidates = [double_step_candidates(self.layout, side) for side in SIDES]
         self._exit_pass = [self.kernel_exits.ExitPass(self.layout, side, self.exits.subtables)
                            if self.exits.has_exits(side) else None for side in SIDES]
         if release_subtables and self.layout.size >= SIDE_BY_SIDE:
@@ -307,7 +310,7 @@ class _Engine:
             if self.layout.en_passant_possible:
                 for side in SIDES:
                     self._find_double_steps(side, [p[2 + side] for p in parts])
-        self._exit_pass = [None, None]
+        self._exit_pass, self._double_step_candidates = [None, None], [None, None]
         if self.layout.en_passant_possible:
             for side in SIDES:  # needs every position's legality and both sides' exit bytes
                 steps = self.double_steps[side]
@@ -344,8 +347,14 @@ class _Engine:
         self.double_steps[side] = DoubleSteps.of([(parent, child, exit_value)])
 
     def _double_steps_range(self, side: int, span: Tuple[int, int]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """find_double_steps over the legal positions in ``span`` with ``side`` to move."""
-        index = np.arange(*span, dtype=np.int64)[self.dtm[side][span[0] : span[1]] != ILLEGAL]
+        """find_double_steps over the legal positions in ``span`` with ``side`` to move (of those that can
+        have one: double_step_candidates, found once per side)."""
+        candidates = self._double_step_candidates[side]
+        if candidates is None:
+            candidates = self._double_step_candidates[side] = double_step_candidates(self.layout, side)
+        low, high = np.searchsorted(candidates, span)
+        index = candidates[low:high]
+        index = index[self.dtm[side][index] != ILLEGAL]
         return find_double_steps(self.layout, side, index, self.layout.decode(index))
 
     def has_move(self, side: int, index: np.ndarray) -> np.ndarray:
