@@ -773,6 +773,68 @@ def set_first_counters(lay, start, stop, mine, other, exit_value):
             mine[q] = ILLEGAL - 1 - left
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _white_run_moves(lay, squares, backward, out, delta, row, weight, blocked):
+    """White's moves (``backward``: its un-moves) in the 64 positions that differ only in the square s of
+    the last piece, Black's (``squares``: the others'; the last entry is overwritten).  For each move:
+    ``delta``, the index step (added to the position's index), or, where the white king leaves its
+    canonical squares and the whole board folds, the index without s, s to be added as ``_TRANSFORMS[row,
+    s]`` (``row`` -1 otherwise); ``weight``, what it counts for (2 for a king's move onto the a1-h8
+    diagonal of a pawnless table, see _append_diagonal_king_moves; 1 else); and ``blocked``, the squares
+    of s on which the move is not made (a slider's path, the middle of a pawn's double step, a black pawn
+    beside a double step's landing square, which makes it an en passant double step).  Where s is the
+    target itself the position at the other end is illegal, which the caller's arrays say.  Returns how
+    many moves.  Pawns never un-move in a table without them; with them the king never needs weight 2."""
+    last = lay.count - 1
+    last_is_pawn = kind_of(lay.kinds, last) == BLACK_PAWN
+    occ = _occupancy(squares, last)
+    m = 0
+    for k in range(5):
+        piece = _piece(lay, 0, k)
+        if piece < 0:
+            break
+        kind, square = kind_of(lay.kinds, piece), squares[piece]
+        if kind == KING:
+            for j in range(_targets(KING, square, occ, False, np.uint64(0), out)):
+                t = out[j]
+                fold = _FOLD_ROW[lay.pawns, t]
+                row[m], blocked[m] = -1, np.uint64(0)
+                weight[m] = 2 if lay.pawns == 0 and _DIAGONAL_SQUARE[0, _TRANSFORMS[fold, t]] else 1
+                if _SLOT_OF_SQUARE[lay.pawns, t] >= 0:
+                    delta[m] = (_SLOT_OF_SQUARE[lay.pawns, t] - _SLOT_OF_SQUARE[lay.pawns, square]) * stride(lay.count, 0)
+                else:  # the whole board folds: the black piece's square too, looked up per index
+                    squares[last] = 0
+                    delta[m] = _encode(lay, squares, t, fold) - _TRANSFORMS[fold, 0]
+                    row[m] = fold
+                m += 1
+        elif kind == WHITE_PAWN:
+            # the double step's landing square: where the pawn lands forwards, where it stands backwards
+            for j in range(_targets(kind, square, occ, backward, np.uint64(0), out)):
+                t = out[j]
+                delta[m], row[m], weight[m], blocked[m] = (t - square) * stride(lay.count, piece), -1, 1, 0
+                if t == square + 16 or t == square - 16:
+                    landing = square if backward else t
+                    blocked[m] = _BIT[(square + t) >> 1] | (_EP_NEIGHBOURS[landing] if last_is_pawn else np.uint64(0))
+                m += 1
+        elif kind == KNIGHT:
+            for d in range(8):
+                t = _STEPS[KNIGHT, square, d]
+                if _free(occ, t):
+                    delta[m], row[m], weight[m], blocked[m] = (t - square) * stride(lay.count, piece), -1, 1, 0
+                    m += 1
+        else:
+            for d in range(8 if kind == QUEEN else 4):
+                path = np.uint64(0)
+                for r in range(7):
+                    t = _RAYS[kind, square, d, r]
+                    if not _free(occ, t):
+                        break
+                    delta[m], row[m], weight[m], blocked[m] = (t - square) * stride(lay.count, piece), -1, 1, path
+                    path |= _BIT[t]
+                    m += 1
+    return m
+
+
 @njit(nogil=True, cache=True)
 def set_white_counters(lay, n, start, stop, mine, other, exit_value):
     """Before loss ply n: the counters of the positions with White to move in ``range(start, stop)``
@@ -780,62 +842,15 @@ def set_white_counters(lay, n, start, stop, mine, other, exit_value):
     array, ``other`` Black's; Black has a piece besides its king, which is then the last piece).
 
     As in set_first_counters, White's moves are found once for the 64 indices that differ only in the
-    black piece's square s, with what each needs of s: a square it must not stand on (a slider's path, the middle of a double
-    step, a black pawn beside the landing square, which makes it an en passant double step) and, for a
-    white king folded by a symmetry, where the symmetry puts s.  A move of the king onto the a1-h8
-    diagonal of a pawnless table counts twice (see _append_diagonal_king_moves)."""
+    black piece's square s (_white_run_moves), with what each needs of s."""
     squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
     delta, row = np.empty(MAX_UNMOVES, dtype=np.int64), np.empty(MAX_UNMOVES, dtype=np.int64)
     blocked, weight = np.empty(MAX_UNMOVES, dtype=np.uint64), np.empty(MAX_UNMOVES, dtype=np.int64)
-    last = lay.count - 1
-    last_is_pawn = kind_of(lay.kinds, last) == BLACK_PAWN
     for base in range(start, stop, 64):
         _decode(base, lay, squares)
         if not _is_sorted(lay, base):  # identical pieces are White's: the same for all 64
             continue
-        occ = _occupancy(squares, last)
-        m = 0
-        for k in range(5):
-            piece = _piece(lay, 0, k)
-            if piece < 0:
-                break
-            kind, square = kind_of(lay.kinds, piece), squares[piece]
-            if kind == KING:
-                for j in range(_targets(KING, square, occ, False, np.uint64(0), out)):
-                    t = out[j]
-                    fold = _FOLD_ROW[lay.pawns, t]
-                    row[m], blocked[m] = -1, np.uint64(0)
-                    weight[m] = 2 if lay.pawns == 0 and _DIAGONAL_SQUARE[0, _TRANSFORMS[fold, t]] else 1
-                    if _SLOT_OF_SQUARE[lay.pawns, t] >= 0:
-                        delta[m] = (_SLOT_OF_SQUARE[lay.pawns, t] - _SLOT_OF_SQUARE[lay.pawns, square]) * stride(lay.count, 0)
-                    else:  # the whole board folds: the black piece's square too, looked up per index
-                        squares[last] = 0
-                        delta[m] = _encode(lay, squares, t, fold) - _TRANSFORMS[fold, 0]
-                        row[m] = fold
-                    m += 1
-            elif kind == WHITE_PAWN:
-                for j in range(_targets(kind, square, occ, False, np.uint64(0), out)):
-                    t = out[j]
-                    delta[m], row[m], weight[m], blocked[m] = (t - square) * stride(lay.count, piece), -1, 1, 0
-                    if t == square + 16:
-                        blocked[m] = _BIT[square + 8] | (_EP_NEIGHBOURS[t] if last_is_pawn else np.uint64(0))
-                    m += 1
-            elif kind == KNIGHT:
-                for d in range(8):
-                    t = _STEPS[KNIGHT, square, d]
-                    if _free(occ, t):
-                        delta[m], row[m], weight[m], blocked[m] = (t - square) * stride(lay.count, piece), -1, 1, 0
-                        m += 1
-            else:
-                for d in range(8 if kind == QUEEN else 4):
-                    path = np.uint64(0)
-                    for r in range(7):
-                        t = _RAYS[kind, square, d, r]
-                        if not _free(occ, t):
-                            break
-                        delta[m], row[m], weight[m], blocked[m] = (t - square) * stride(lay.count, piece), -1, 1, path
-                        path |= _BIT[t]
-                        m += 1
+        m = _white_run_moves(lay, squares, False, out, delta, row, weight, blocked)
         for q in range(base, base + 64):
             if mine[q] != UNKNOWN:
                 continue
@@ -851,6 +866,50 @@ def set_white_counters(lay, n, start, stop, mine, other, exit_value):
                 v = np.int64(other[delta[j] + q if row[j] < 0 else delta[j] + _TRANSFORMS[row[j], s]])
                 left += weight[j] * ((v != ILLEGAL) & ((v % 2 == 0) | (v >= n - 1)))
             mine[q] = ILLEGAL - 1 - left
+
+
+@njit(nogil=True, cache=True)
+def count_white_runs(lay, n, start, stop, mine, other, exit_value, ep_parent, ep_worst, checked, found):
+    """count_losses for White, over the frontier positions (Black to move, ``other``'s value n - 1) in
+    ``range(start, stop)`` (multiples of 64), found here: for a table with pawns, without identical
+    pieces, in which Black has a piece (the last), once every undecided White position holds its counter
+    (set_white_counters).  White's un-moves are found once for the 64 indices that differ only in the
+    black piece's square (_white_run_moves) instead of for every frontier position: in a large ply most
+    runs of 64 hold several.  Each predecessor is counted down exactly as count_losses counts it, so
+    the tables are the same (``checked`` is not needed)."""
+    squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
+    delta, row = np.empty(MAX_UNMOVES, dtype=np.int64), np.empty(MAX_UNMOVES, dtype=np.int64)
+    blocked, weight = np.empty(MAX_UNMOVES, dtype=np.uint64), np.empty(MAX_UNMOVES, dtype=np.int64)
+    count = 0
+    for base in range(start, stop, 64):
+        first = 64
+        for s in range(64):
+            if other[base + s] == n - 1:
+                first = s
+                break
+        if first == 64:
+            continue
+        _decode(base, lay, squares)
+        m = _white_run_moves(lay, squares, True, out, delta, row, weight, blocked)
+        for s in range(first, 64):
+            if other[base + s] != n - 1:
+                continue
+            bit = _BIT[s]
+            for j in range(m):
+                if blocked[j] & bit:
+                    continue
+                q = delta[j] + base + s if row[j] < 0 else delta[j] + _TRANSFORMS[row[j], s]
+                byte = np.int64(mine[q])
+                if byte == UNKNOWN:
+                    raise ValueError("count_white_runs: a White position without its counter")
+                if byte < lay.floor or byte == ILLEGAL:  # decided, or no position
+                    continue
+                # as in count_losses: a counter above 1 counts down, NEVER and a counter at 1 stay
+                mine[q] = byte + ((byte > lay.floor) & (byte < ILLEGAL - 1))
+                if byte == ILLEGAL - 2 and _start_value(exit_value[q], q, ep_parent, ep_worst) <= n - 1:
+                    mine[q] = n
+                    count = _record(found, count, q)
+    return count
 
 
 @njit(nogil=True, cache=True)
@@ -1128,6 +1187,9 @@ def warm_up() -> None:
     set_white_counters(KernelLayout.of(Layout(Material("Q", "R")))._replace(floor=counter_floor(43)), 2, 0, 64,
                              *(np.full(both_sides, value, np.uint8) for value in (UNKNOWN, UNKNOWN, NO_EXIT)))
     clear_counters(values, 0, 8, counting.floor)
+    with_pawns = KernelLayout.of(Layout(Material("P", "P")))._replace(floor=counter_floor(10))
+    count_white_runs(with_pawns, 2, 0, 64, *(np.full(32 * 64 ** 3, value, np.uint8) for value in (ILLEGAL, UNKNOWN, NO_EXIT)),
+                     ep_parent, ep_worst, bits, found)
     count_undecided(values, 0, 8, counting.floor)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)
     weighed_byte_counts(values, one)

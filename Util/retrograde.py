@@ -260,6 +260,8 @@ class _Engine:
         # see white_counts: what White's loss plies have spent checking forward, what its pass would cost
         self._white_checking_seconds, self._white_pass_seconds = 0.0, PASS_SECONDS_PER_INDEX * size
         self._white_all_counted = False
+        # White's counting may find its un-moves once per 64 frontier indices (kernels.count_white_runs)
+        self._white_runs = material.has_pawns and bool(material.black) and not self.layout.identical_groups
         self._pulled = False
 
     def release_subtables(self) -> None:
@@ -501,10 +503,13 @@ class _Engine:
         if not counting or any(positions.size for positions in direct):  # only forward checks read it
             self.threads.map(lambda span: checked[span[0] : span[1]].fill(0), _spans(checked.size, CHUNK))
         push = partial(self.kernels.count_losses if counting else self.kernels.mark_losses, lay, side, n)
+        runs = None
+        if counting and side == WHITE and self._white_runs:  # see kernels.count_white_runs
+            runs = partial(self.kernels.count_white_runs, lay, n)
         found = self._ply(side, n, frontier, direct,
                           pull=partial(self.kernels.pull_losses, lay, side, n), push=push,
                           confirm=partial(self.kernels.confirm_losses, lay, side, n),
-                          arrays=(mine, other, exit_value, *ep, checked), one_writer=counting)
+                          arrays=(mine, other, exit_value, *ep, checked), one_writer=counting, runs=runs)
         if counting and self._pulled:  # un-moves not counted: start again
             self._clear_counters(side)
         if side == WHITE and not counting:
@@ -599,20 +604,22 @@ class _Engine:
         return frontier.size * 8 > self.layout.size and self._count_undecided(self.dtm[side]) < frontier.size
 
     def _ply(self, side: int, n: int, frontier: Frontier, direct: List[np.ndarray], pull, push, confirm,
-             arrays: tuple, one_writer: bool = False) -> Frontier:
+             arrays: tuple, one_writer: bool = False, runs=None) -> Frontier:
         """The jobs of one side's ply, run on all threads: ``push`` from the frontier's pieces (or ``pull``
         over spans of the undecided positions when that is less work), and ``confirm`` the positions
         ``direct`` decided by a move into another table at this ply.  Each kernel takes its positions,
         then ``arrays``, then the buffer for what it finds.  Returns the new positions.
 
         ``one_writer``: ``push`` writes without atomic steps (kernels.count_losses), so its jobs take whole
-        owner groups (_owner_jobs) and the confirming jobs run after them, not beside them."""
+        owner groups (_owner_jobs) and the confirming jobs run after them, not beside them.  ``runs``: a
+        kernel that does ``push``'s work over spans of the index space, finding the frontier there itself,
+        used for a frontier left in the array (_Scan) that ``one_writer`` jobs take."""
         self._pulled = self._pulling_is_cheaper(side, frontier)
         one_writer = one_writer and not self._pulled
         if self._pulled:
             jobs = [partial(pull, *span, *arrays) for span in _spans(self.layout.size, CHUNK)]
         elif one_writer:
-            jobs = self._owner_jobs(side, push, frontier, arrays)
+            jobs = self._owner_jobs(side, push, frontier, arrays, runs)
         elif isinstance(frontier, _Scan):
             jobs = [partial(_on_span, push, frontier, a, b, *arrays) for a, b in _spans(self.layout.size, CHUNK)]
         else:
@@ -623,14 +630,15 @@ class _Engine:
         phases = [jobs, confirming] if one_writer else [jobs + confirming]
         return self._collect(phases, self.dtm[side], n)
 
-    def _owner_jobs(self, side: int, push, frontier: Frontier, arrays: tuple) -> List[Callable[[np.ndarray], int]]:
+    def _owner_jobs(self, side: int, push, frontier: Frontier, arrays: tuple, runs=None) -> List[Callable[[np.ndarray], int]]:
         """``push`` over the frontier, each job over whole owner groups (see owner_keys), so that no two
         jobs reach the same predecessor through ``side``'s un-moves (the largest jobs first, so that the
-        threads finish together)."""
+        threads finish together); ``runs`` instead, if given, where the frontier is a _Scan."""
         if isinstance(frontier, _Scan):
-            groups = _owner_spans(self.layout, side)
-            return [partial(_on_spans, push, frontier, spans, *arrays)
-                    for spans in sorted(groups, key=lambda spans: -sum(b - a for a, b in spans))]
+            groups = sorted(_owner_spans(self.layout, side), key=lambda spans: -sum(b - a for a, b in spans))
+            if runs is not None:
+                return [partial(_over_spans, runs, spans, *arrays) for spans in groups]
+            return [partial(_on_spans, push, frontier, spans, *arrays) for spans in groups]
         keys = owner_keys(self.layout, side, frontier)
         if side == WHITE:  # Black's keys (white-king slots) already ascend with the index
             order = np.argsort(keys, kind="stable")
@@ -754,6 +762,11 @@ def _on_span(kernel: Callable[..., int], frontier: _Scan, start: int, stop: int,
 def _on_spans(kernel: Callable[..., int], frontier: _Scan, spans: List[Tuple[int, int]], *arrays_and_found) -> int:
     """_on_span over each of ``spans`` in turn, in one job (the positions found share its buffer)."""
     return _one_after_another(partial(_on_span, kernel, frontier), spans, arrays_and_found)
+
+
+def _over_spans(kernel: Callable[..., int], spans: List[Tuple[int, int]], *arrays_and_found) -> int:
+    """``kernel(start, stop, *arrays, found)`` over each of ``spans`` in turn, in one job."""
+    return _one_after_another(kernel, spans, arrays_and_found)
 
 
 def _on_pieces(kernel: Callable[..., int], positions: np.ndarray, pieces: List[Tuple[int, int]],
