@@ -869,47 +869,36 @@ def set_white_counters(lay, n, start, stop, mine, other, exit_value):
 
 
 @njit(nogil=True, cache=True)
-def count_white_runs(lay, n, start, stop, mine, other, exit_value, ep_parent, ep_worst, checked, found):
-    """count_losses for White, over the frontier positions (Black to move, ``other``'s value n - 1) in
-    ``range(start, stop)`` (multiples of 64), found here: for a table with pawns, without identical
-    pieces, in which Black has a piece (the last), once every undecided White position holds its counter
-    (set_white_counters).  White's un-moves are found once for the 64 indices that differ only in the
-    black piece's square (_white_run_moves) instead of for every frontier position: in a large ply most
-    runs of 64 hold several.  Each predecessor is counted down exactly as count_losses counts it, so
-    the tables are the same (``checked`` is not needed)."""
+def count_white_runs(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_worst, checked, found):
+    """count_losses for White (``side`` 0) over sorted ``frontier`` positions, for a table with pawns,
+    without identical pieces, in which Black has a piece (the last): White's un-moves are found once for
+    the frontier positions of one run of 64 indices, which differ only in the black piece's square
+    (_white_run_moves), instead of for every one; a block's predecessors are then counted down exactly
+    as count_losses counts them (``checked`` is not needed)."""
+    buffers = _buffers()  # _count_down's; the run's squares and moves apart (_set_counters writes into buffers)
+    cand = buffers[2]
     squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
     delta, row = np.empty(MAX_UNMOVES, dtype=np.int64), np.empty(MAX_UNMOVES, dtype=np.int64)
     blocked, weight = np.empty(MAX_UNMOVES, dtype=np.uint64), np.empty(MAX_UNMOVES, dtype=np.int64)
-    count = 0
-    for base in range(start, stop, 64):
-        first = 64
-        for s in range(64):
-            if other[base + s] == n - 1:
-                first = s
-                break
-        if first == 64:
-            continue
-        _decode(base, lay, squares)
-        m = _white_run_moves(lay, squares, True, out, delta, row, weight, blocked)
-        for s in range(first, 64):
-            if other[base + s] != n - 1:
-                continue
-            bit = _BIT[s]
-            for j in range(m):
-                if blocked[j] & bit:
-                    continue
-                q = delta[j] + base + s if row[j] < 0 else delta[j] + _TRANSFORMS[row[j], s]
-                byte = np.int64(mine[q])
-                if byte == UNKNOWN:
-                    raise ValueError("count_white_runs: a White position without its counter")
-                if byte < lay.floor or byte == ILLEGAL:  # decided, or no position
-                    continue
-                # as in count_losses: a counter above 1 counts down, NEVER and a counter at 1 stay
-                mine[q] = byte + ((byte > lay.floor) & (byte < ILLEGAL - 1))
-                if byte == ILLEGAL - 2 and _start_value(exit_value[q], q, ep_parent, ep_worst) <= n - 1:
-                    mine[q] = n
-                    count = _record(found, count, q)
-    return count
+    count, run, m, c = 0, np.int64(-1), 0, 0
+    for k in range(frontier.size):
+        if c > _CANDIDATES - MAX_UNMOVES or (k % BLOCK == 0 and c):
+            count, c = _count_down(lay, side, n, cand, c, mine, other, exit_value, ep_parent, ep_worst, buffers,
+                                   found, count, False), 0
+        f = frontier[k]
+        base = f - (f & 63)
+        if base != run:
+            run = base
+            _decode(base, lay, squares)
+            m = _white_run_moves(lay, squares, True, out, delta, row, weight, blocked)
+        s = f - base
+        bit = _BIT[s]
+        for j in range(m):
+            if not blocked[j] & bit:
+                cand[c] = delta[j] + f if row[j] < 0 else delta[j] + _TRANSFORMS[row[j], s]
+                c += 1
+    return _count_down(lay, side, n, cand, c, mine, other, exit_value, ep_parent, ep_worst, buffers, found,
+                       count, False)
 
 
 @njit(nogil=True, cache=True)
@@ -926,28 +915,37 @@ def count_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_
     others = lay.identical != 0 or lay.pawns == 0
     for start in range(0, frontier.size, BLOCK):
         m = _block_predecessors(lay, side, frontier, start, squares, out, cand, False)
-        m = _keep_undecided(cand, m, mine, fetched, lay.floor)
-        _set_counters(lay, side, n, cand, m, fetched, mine, other, exit_value, buffers)
-        last = 0
-        for k in range(m):
-            q = cand[k]
-            byte = np.int64(mine[q])  # not fetched[k]: a block may hold q twice
-            # A counter above 1 counts down; NEVER and a counter at 1 stay.  Without a branch (one that is
-            # often mispredicted cost more than the rest of the loop): the byte is written back unchanged,
-            # and q is kept only where this was its last escaping move (once per block: it stays at 1).
-            mine[q] = byte + ((byte > lay.floor) & (byte < ILLEGAL - 1))
-            cand[last] = q
-            last += byte == ILLEGAL - 2
-        # their exit bytes fetched together, as the values were (one at a time, each waited for memory)
-        for k in range(last):
-            fetched[k] = exit_value[cand[k]]
-        for k in range(last):
-            q = cand[k]
-            if _start_value(fetched[k], q, ep_parent, ep_worst) <= n - 1:
-                mine[q] = n
-                count = _record(found, count, q)
-                if others:
-                    count = _mark_others(lay, q, mine, n, found, count)
+        count = _count_down(lay, side, n, cand, m, mine, other, exit_value, ep_parent, ep_worst, buffers, found,
+                            count, others)
+    return count
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _count_down(lay, side, n, cand, m, mine, other, exit_value, ep_parent, ep_worst, buffers, found, count, others):
+    """count_losses for the first ``m`` predecessors in ``cand`` (one per un-move, in a block); the new count."""
+    fetched = buffers[6]
+    m = _keep_undecided(cand, m, mine, fetched, lay.floor)
+    _set_counters(lay, side, n, cand, m, fetched, mine, other, exit_value, buffers)
+    last = 0
+    for k in range(m):
+        q = cand[k]
+        byte = np.int64(mine[q])  # not fetched[k]: a block may hold q twice
+        # A counter above 1 counts down; NEVER and a counter at 1 stay.  Without a branch (one that is
+        # often mispredicted cost more than the rest of the loop): the byte is written back unchanged,
+        # and q is kept only where this was its last escaping move (once per block: it stays at 1).
+        mine[q] = byte + ((byte > lay.floor) & (byte < ILLEGAL - 1))
+        cand[last] = q
+        last += byte == ILLEGAL - 2
+    # their exit bytes fetched together, as the values were (one at a time, each waited for memory)
+    for k in range(last):
+        fetched[k] = exit_value[cand[k]]
+    for k in range(last):
+        q = cand[k]
+        if _start_value(fetched[k], q, ep_parent, ep_worst) <= n - 1:
+            mine[q] = n
+            count = _record(found, count, q)
+            if others:
+                count = _mark_others(lay, q, mine, n, found, count)
     return count
 
 
@@ -985,6 +983,56 @@ def mark_wins(lay, side, n, frontier, mine, other, found):
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
         count = _mark(lay, cand, m, mine, n, found, count)
     return count
+
+
+@njit(nogil=True, cache=True)
+def mark_wins_runs(lay, side, n, frontier, mine, other, found):
+    """mark_wins for a table with pawns, without identical pieces, in which Black has a piece (the last
+    one), over sorted ``frontier`` positions: those of one run of 64 indices (which differ only in that
+    piece's square) share most un-moves, found once per run.  White's all (_white_run_moves); Black's
+    king's, its piece's from its own square."""
+    squares, out = np.empty(lay.count, dtype=np.int64), np.empty(32, dtype=np.int64)
+    delta, row = np.empty(MAX_UNMOVES, dtype=np.int64), np.empty(MAX_UNMOVES, dtype=np.int64)
+    blocked, weight = np.empty(MAX_UNMOVES, dtype=np.uint64), np.empty(MAX_UNMOVES, dtype=np.int64)
+    targets = np.empty(32, dtype=np.int64)
+    last = lay.count - 1
+    kind = kind_of(lay.kinds, last)
+    buffers = _buffers()
+    cand, fetched = buffers[2], buffers[6]
+    count, run, m, c = 0, np.int64(-1), 0, 0
+    occ, enemy = np.uint64(0), np.uint64(0)
+    for k in range(frontier.size):
+        if c > _CANDIDATES - MAX_UNMOVES or (k % BLOCK == 0 and c):  # a block's predecessors: fetch, mark
+            c = _keep_undecided(cand, c, mine, fetched, lay.floor)
+            count, c = _mark(lay, cand, c, mine, n, found, count), 0
+        f = frontier[k]
+        base = f - (f & 63)
+        if base != run:
+            run = base
+            _decode(base, lay, squares)
+            occ = _occupancy(squares, last)
+            enemy = _enemy_pawns(lay, 1, squares)
+            if side == 0:
+                m = _white_run_moves(lay, squares, True, out, delta, row, weight, blocked)
+            else:  # the black king's un-moves; one onto the piece's square leads to an ILLEGAL index
+                m = _targets(KING, squares[1], occ, True, np.uint64(0), out)
+                for j in range(m):
+                    delta[j], row[j], blocked[j] = (out[j] - squares[1]) * stride(lay.count, 1), -1, np.uint64(0)
+        s = f - base
+        bit = _BIT[s]
+        for j in range(m):
+            if not blocked[j] & bit:
+                cand[c] = delta[j] + f if row[j] < 0 else delta[j] + _TRANSFORMS[row[j], s]
+                c += 1
+        if side == 1:
+            if kind == BLACK_PAWN:
+                for j in range(_targets(kind, s, occ, True, enemy, targets)):
+                    cand[c] = base + targets[j]
+                    c += 1
+            else:
+                c = _append_squares(kind, s, occ, cand, c, base, 1)
+    c = _keep_undecided(cand, c, mine, fetched, lay.floor)
+    return _mark(lay, cand, c, mine, n, found, count)
 
 
 @njit(nogil=True, cache=True)
@@ -1188,7 +1236,9 @@ def warm_up() -> None:
                              *(np.full(both_sides, value, np.uint8) for value in (UNKNOWN, UNKNOWN, NO_EXIT)))
     clear_counters(values, 0, 8, counting.floor)
     with_pawns = KernelLayout.of(Layout(Material("P", "P")))._replace(floor=counter_floor(10))
-    count_white_runs(with_pawns, 2, 0, 64, *(np.full(32 * 64 ** 3, value, np.uint8) for value in (ILLEGAL, UNKNOWN, NO_EXIT)),
+    for side in (0, 1):
+        mark_wins_runs(with_pawns, side, 1, one, *(np.full(32 * 64 ** 3, UNKNOWN, np.uint8) for _ in range(2)), found)
+    count_white_runs(with_pawns, 0, 2, one, *(np.full(32 * 64 ** 3, value, np.uint8) for value in (ILLEGAL, UNKNOWN, NO_EXIT)),
                      ep_parent, ep_worst, bits, found)
     count_undecided(values, 0, 8, counting.floor)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)

@@ -260,8 +260,9 @@ class _Engine:
         # see white_counts: what White's loss plies have spent checking forward, what its pass would cost
         self._white_checking_seconds, self._white_pass_seconds = 0.0, PASS_SECONDS_PER_INDEX * size
         self._white_all_counted = False
-        # White's counting may find its un-moves once per 64 frontier indices (kernels.count_white_runs)
-        self._white_runs = material.has_pawns and bool(material.black) and not self.layout.identical_groups
+        # the kernels that find un-moves once per 64 frontier indices apply (kernels.count_white_runs,
+        # kernels.mark_wins_runs): pawns (no diagonal twins), one entry per position, Black's piece last
+        self._runs = material.has_pawns and bool(material.black) and not self.layout.identical_groups
         self._pulled = False
 
     def release_subtables(self) -> None:
@@ -483,7 +484,8 @@ class _Engine:
                          pull=partial(self.kernels.pull_wins, lay, side, n),
                          push=partial(self.kernels.mark_wins, lay, side, n),
                          confirm=partial(_mark_undecided, mine, n, lay.floor),
-                         arrays=(mine, other))
+                         arrays=(mine, other),
+                         runs=partial(self.kernels.mark_wins_runs, lay, side, n) if self._runs else None)
 
     def loss_ply(self, side: int, n: int, frontier: Frontier, exits: _Exits) -> Frontier:
         """Even n: predecessors of the frontier (and exits or en passant double steps losing in n) whose
@@ -504,8 +506,8 @@ class _Engine:
             self.threads.map(lambda span: checked[span[0] : span[1]].fill(0), _spans(checked.size, CHUNK))
         push = partial(self.kernels.count_losses if counting else self.kernels.mark_losses, lay, side, n)
         runs = None
-        if counting and side == WHITE and self._white_runs:  # see kernels.count_white_runs
-            runs = partial(self.kernels.count_white_runs, lay, n)
+        if counting and side == WHITE and self._runs:  # see kernels.count_white_runs
+            runs = partial(self.kernels.count_white_runs, lay, side, n)
         found = self._ply(side, n, frontier, direct,
                           pull=partial(self.kernels.pull_losses, lay, side, n), push=push,
                           confirm=partial(self.kernels.confirm_losses, lay, side, n),
@@ -612,8 +614,8 @@ class _Engine:
 
         ``one_writer``: ``push`` writes without atomic steps (kernels.count_losses), so its jobs take whole
         owner groups (_owner_jobs) and the confirming jobs run after them, not beside them.  ``runs``: a
-        kernel that does ``push``'s work over spans of the index space, finding the frontier there itself,
-        used for a frontier left in the array (_Scan) that ``one_writer`` jobs take."""
+        kernel that does ``push``'s work finding the un-moves once per run of 64 indices, used instead of
+        ``push`` where the frontier is left in the array (a _Scan: dense, and found in order)."""
         self._pulled = self._pulling_is_cheaper(side, frontier)
         one_writer = one_writer and not self._pulled
         if self._pulled:
@@ -621,7 +623,7 @@ class _Engine:
         elif one_writer:
             jobs = self._owner_jobs(side, push, frontier, arrays, runs)
         elif isinstance(frontier, _Scan):
-            jobs = [partial(_on_span, push, frontier, a, b, *arrays) for a, b in _spans(self.layout.size, CHUNK)]
+            jobs = [partial(_on_span, runs or push, frontier, a, b, *arrays) for a, b in _spans(self.layout.size, CHUNK)]
         else:
             jobs = [partial(_on_piece, push, frontier, a, b, *arrays)
                     for a, b in _spans(frontier.size, self._batch(frontier.size))]
@@ -636,9 +638,7 @@ class _Engine:
         threads finish together); ``runs`` instead, if given, where the frontier is a _Scan."""
         if isinstance(frontier, _Scan):
             groups = sorted(_owner_spans(self.layout, side), key=lambda spans: -sum(b - a for a, b in spans))
-            if runs is not None:
-                return [partial(_over_spans, runs, spans, *arrays) for spans in groups]
-            return [partial(_on_spans, push, frontier, spans, *arrays) for spans in groups]
+            return [partial(_on_spans, runs or push, frontier, spans, *arrays) for spans in groups]
         keys = owner_keys(self.layout, side, frontier)
         if side == WHITE:  # Black's keys (white-king slots) already ascend with the index
             order = np.argsort(keys, kind="stable")
@@ -762,11 +762,6 @@ def _on_span(kernel: Callable[..., int], frontier: _Scan, start: int, stop: int,
 def _on_spans(kernel: Callable[..., int], frontier: _Scan, spans: List[Tuple[int, int]], *arrays_and_found) -> int:
     """_on_span over each of ``spans`` in turn, in one job (the positions found share its buffer)."""
     return _one_after_another(partial(_on_span, kernel, frontier), spans, arrays_and_found)
-
-
-def _over_spans(kernel: Callable[..., int], spans: List[Tuple[int, int]], *arrays_and_found) -> int:
-    """``kernel(start, stop, *arrays, found)`` over each of ``spans`` in turn, in one job."""
-    return _one_after_another(kernel, spans, arrays_and_found)
 
 
 def _on_pieces(kernel: Callable[..., int], positions: np.ndarray, pieces: List[Tuple[int, int]],

@@ -340,13 +340,13 @@ def test_white_counters_set_at_any_ply_give_the_same_table(name, store, monkeypa
         assert passes[:1] == ([] if pass_from == 10 ** 6 else [pass_from])
 
 
-@pytest.mark.parametrize("name", ["KNvKP", "KRvKP", "KQvKP", "KPvKP"])
-def test_white_counting_by_runs_of_64_gives_the_same_table(name, store, monkeypatch):
-    """With pawns and a black piece, White's loss plies over a frontier left in the array count down by
-    runs of 64 indices (kernels.count_white_runs), finding White's un-moves once per run instead of per
-    frontier position.  Forced on every such ply (every frontier left in the array, White's counters set
-    at its first loss ply), the table equals the one whose frontiers are all listed, and Black's
-    values agree too."""
+@pytest.mark.parametrize("name", ["KNvKP", "KRvKP", "KQvKP", "KPvKP", "KBvKP"])
+def test_plies_by_runs_of_64_give_the_same_table(name, store, monkeypatch):
+    """With pawns and a black piece, the plies over a frontier left in the array find the un-moves once
+    per run of 64 indices instead of per frontier position: both sides' win plies (kernels.mark_wins_runs)
+    and White's counting loss plies (kernels.count_white_runs).  Forced on every such ply (every
+    frontier left in the array, White's counters set at its first loss ply), the table equals the one
+    whose frontiers are all listed."""
     from Util import kernels, retrograde
 
     material = Material.parse(name)
@@ -354,11 +354,15 @@ def test_white_counting_by_runs_of_64_gives_the_same_table(name, store, monkeypa
     listed = compute_table(material, subtables)
     white_counts = retrograde._Engine.white_counts
     calls = []
-    runs = kernels.count_white_runs
+    counting, marking = kernels.count_white_runs, kernels.mark_wins_runs
 
     def counting_runs(*args):
-        calls.append(args[3] - args[2])
-        return runs(*args)
+        calls.append("White counts")
+        return counting(*args)
+
+    def marking_runs(lay, side, *args):
+        calls.append(f"side {side} wins")
+        return marking(lay, side, *args)
 
     def pass_at_once(self, n):
         self._white_pass_seconds = 0.0
@@ -367,7 +371,8 @@ def test_white_counting_by_runs_of_64_gives_the_same_table(name, store, monkeypa
     monkeypatch.setattr(retrograde._Engine, "white_counts", pass_at_once)
     monkeypatch.setattr(retrograde._Engine, "list_limit", property(lambda engine: 0))
     monkeypatch.setattr(kernels, "count_white_runs", counting_runs)
+    monkeypatch.setattr(kernels, "mark_wins_runs", marking_runs)
     scanned = compute_table(material, subtables)
-    assert len(calls) > 100  # spans of the index space, over many plies
+    assert {"White counts", "side 0 wins", "side 1 wins"} <= set(calls)
     assert np.array_equal(scanned.dtm_white, listed.dtm_white)
     assert np.array_equal(scanned.dtm_black, listed.dtm_black)
