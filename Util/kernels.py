@@ -1235,11 +1235,11 @@ def warm_up() -> None:
     set_white_counters(KernelLayout.of(Layout(Material("Q", "R")))._replace(floor=counter_floor(43)), 2, 0, 64,
                              *(np.full(both_sides, value, np.uint8) for value in (UNKNOWN, UNKNOWN, NO_EXIT)))
     clear_counters(values, 0, 8, counting.floor)
-    with_pawns = KernelLayout.of(Layout(Material("P", "P")))._replace(floor=counter_floor(10))
+    # the run kernels on no frontier at all: loaded without a table's worth of arrays (8 MB each here)
+    with_pawns, none = KernelLayout.of(Layout(Material("P", "P")))._replace(floor=counter_floor(10)), one[:0]
     for side in (0, 1):
-        mark_wins_runs(with_pawns, side, 1, one, *(np.full(32 * 64 ** 3, UNKNOWN, np.uint8) for _ in range(2)), found)
-    count_white_runs(with_pawns, 0, 2, one, *(np.full(32 * 64 ** 3, value, np.uint8) for value in (ILLEGAL, UNKNOWN, NO_EXIT)),
-                     ep_parent, ep_worst, bits, found)
+        mark_wins_runs(with_pawns, side, 1, none, values, other, found)
+    count_white_runs(with_pawns, 0, 2, none, values, other, exit_value, ep_parent, ep_worst, bits, found)
     count_undecided(values, 0, 8, counting.floor)
     group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)
     weighed_byte_counts(values, one)
