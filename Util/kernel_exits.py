@@ -143,21 +143,18 @@ def _stored_index(squares, count, pawns):
 BLOCK = 1024
 
 
-def _attack_lists() -> tuple:
-    """``(attacked, attackers)``: ``attacked[kind, a]`` the squares a piece of ``kind`` on a attacks on an
-    empty board, ``attackers[kind, b]`` the squares from which it attacks b; -1 after the last."""
-    attacked = np.full((_ATTACKS.shape[0], 64, 28), -1, dtype=np.int64)
-    attackers = np.full((_ATTACKS.shape[0], 64, 28), -1, dtype=np.int64)
+def _attack_lists() -> np.ndarray:
+    """``lists[0, kind, a]``: the squares a piece of ``kind`` on a attacks on an empty board;
+    ``lists[1, kind, b]``: the squares from which it attacks b; -1 after the last."""
+    lists = np.full((2, _ATTACKS.shape[0], 64, 28), -1, dtype=np.int64)
     for kind in range(_ATTACKS.shape[0]):
         for square in range(64):
-            found = np.flatnonzero(_ATTACKS[kind, square])
-            attacked[kind, square, : found.size] = found
-            found = np.flatnonzero(_ATTACKS[kind, :, square])
-            attackers[kind, square, : found.size] = found
-    return attacked, attackers
+            for towards, found in enumerate((_ATTACKS[kind, square], _ATTACKS[kind, :, square])):
+                lists[towards, kind, square, : np.count_nonzero(found)] = np.flatnonzero(found)
+    return lists
 
 
-_ATTACKED, _ATTACKERS = _attack_lists()
+_ATTACK_LISTS = _attack_lists()
 #: The squares of the relative seventh rank, from which a pawn of each colour promotes (by kind).
 _SEVENTH_RANK = np.zeros(BLACK_PAWN + 1, dtype=np.uint64)
 _SEVENTH_RANK[WHITE_PAWN], _SEVENTH_RANK[BLACK_PAWN] = np.uint64(0xFF << 48), np.uint64(0xFF << 8)
@@ -165,29 +162,16 @@ _ALL_SQUARES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _attacked_squares(kind, source, occ):
-    """The squares a piece of ``kind`` on ``source`` attacks, ``occ`` occupied."""
+def _attack_set(kind, square, occ, towards):
+    """The squares a piece of ``kind`` on ``square`` attacks (``towards`` 0), or from which it attacks
+    ``square`` (``towards`` 1), ``occ`` occupied (the moving piece itself never stands between)."""
     found = np.uint64(0)
     for k in range(28):
-        target = _ATTACKED[kind, source, k]
-        if target < 0:
+        other = _ATTACK_LISTS[towards, kind, square, k]
+        if other < 0:
             break
-        if attacks(kind, source, target, occ):
-            found |= _BIT[target]
-    return found
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _attacking_squares(kind, target, occ):
-    """The squares from which a piece of ``kind`` attacks ``target``, ``occ`` occupied (without the piece
-    itself: it never stands between)."""
-    found = np.uint64(0)
-    for k in range(28):
-        source = _ATTACKERS[kind, target, k]
-        if source < 0:
-            break
-        if attacks(kind, source, target, occ):
-            found |= _BIT[source]
+        if attacks(kind, other, square, occ) if towards else attacks(kind, square, other, occ):
+            found |= _BIT[other]
     return found
 
 
@@ -209,9 +193,9 @@ def _last_piece_squares(lay, squares, occ_others, rows, r):
             return np.uint64(0)
         return _ALL_SQUARES
     if captured == last:
-        return _attacked_squares(kind, squares[mover], occ_others)
+        return _attack_set(kind, squares[mover], occ_others, 0)
     if mover == last:
-        return _attacking_squares(kind, squares[captured], occ_others)
+        return _attack_set(kind, squares[captured], occ_others, 1)
     return _ALL_SQUARES if attacks(kind, squares[mover], squares[captured], occ_others) else np.uint64(0)
 
 

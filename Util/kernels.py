@@ -835,6 +835,18 @@ def _white_run_moves(lay, squares, backward, out, delta, row, weight, blocked):
     return m
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _append_run_moves(f, s, m, delta, row, blocked, cand, c):
+    """Append to ``cand[c:]`` the index at the other end of each of a run's ``m`` moves (_white_run_moves)
+    from its position ``f``, whose last piece stands on ``s``, that ``s`` does not block; the new end."""
+    bit = _BIT[s]
+    for j in range(m):
+        if not blocked[j] & bit:
+            cand[c] = delta[j] + f if row[j] < 0 else delta[j] + _TRANSFORMS[row[j], s]
+            c += 1
+    return c
+
+
 @njit(nogil=True, cache=True)
 def set_white_counters(lay, n, start, stop, mine, other, exit_value):
     """Before loss ply n: the counters of the positions with White to move in ``range(start, stop)``
@@ -891,12 +903,7 @@ def count_white_runs(lay, side, n, frontier, mine, other, exit_value, ep_parent,
             run = base
             _decode(base, lay, squares)
             m = _white_run_moves(lay, squares, True, out, delta, row, weight, blocked)
-        s = f - base
-        bit = _BIT[s]
-        for j in range(m):
-            if not blocked[j] & bit:
-                cand[c] = delta[j] + f if row[j] < 0 else delta[j] + _TRANSFORMS[row[j], s]
-                c += 1
+        c = _append_run_moves(f, f - base, m, delta, row, blocked, cand, c)
     return _count_down(lay, side, n, cand, c, mine, other, exit_value, ep_parent, ep_worst, buffers, found,
                        count, False)
 
@@ -1019,11 +1026,7 @@ def mark_wins_runs(lay, side, n, frontier, mine, other, found):
                 for j in range(m):
                     delta[j], row[j], blocked[j] = (out[j] - squares[1]) * stride(lay.count, 1), -1, np.uint64(0)
         s = f - base
-        bit = _BIT[s]
-        for j in range(m):
-            if not blocked[j] & bit:
-                cand[c] = delta[j] + f if row[j] < 0 else delta[j] + _TRANSFORMS[row[j], s]
-                c += 1
+        c = _append_run_moves(f, s, m, delta, row, blocked, cand, c)
         if side == 1:
             if kind == BLACK_PAWN:
                 for j in range(_targets(kind, s, occ, True, enemy, targets)):
