@@ -184,7 +184,9 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
                              ).first.wait_for(timeout=30_000)
             after = history.read_text().splitlines()
             assert after == played[:1]  # the header only: the game is back at its start
-            assert not page.get_by_text("Your move: ").count()  # the verdict went with the move
+            # the verdict goes with the move (in a message of its own, which may come a moment after the
+            # one above: wait for it, failing after 30 s if it stays)
+            page.get_by_text("Your move: ").first.wait_for(state="detached", timeout=30_000)
             pgn = history.with_suffix(".pgn").read_text()
             assert "1." not in pgn.split("\n\n", 1)[1]  # no moves left in the PGN's movetext
 
