@@ -462,21 +462,30 @@ def _append_piece_moves(lay, kind, piece, f, square, occ, cand, m):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _block_predecessors(lay, side, frontier, start, squares, out, cand, mirrors):
+def _block_predecessors(lay, side, frontier, start, squares, out, cand, mirrors, as_entries=True):
     """Fill ``cand`` with the predecessors (``side`` to move) of the block of ``frontier`` positions that
     begins at ``start``; return how many.  Of one entry per position only, each predecessor as that entry:
     the first entry (``mirrors``, for kernels that ask whether a position has a move into a set) or the
-    sorted one (for counters: see "a position's entries" above)."""
+    sorted one (for counters: see "a position's entries" above).  Not ``as_entries``: each predecessor as
+    the un-move gives it, to be made its entry by _as_entries once the undecided are kept (all entries of a
+    position are decided together, so any one says whether it is)."""
     m = 0
     for f in frontier[start : start + BLOCK]:
         if f != _entry_to_use(lay, f, mirrors):
             continue
         first = m
         m = _append_moves(lay, side, f, True, squares, out, cand, m)
-        if lay.identical or (mirrors and lay.pawns == 0):
-            for k in range(first, m):
-                cand[k] = _entry_to_use(lay, cand[k], mirrors)
+        if as_entries:
+            _as_entries(lay, cand, first, m, mirrors)
     return m
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _as_entries(lay, cand, first, m, mirrors):
+    """Replace ``cand[first:m]`` by the entries that stand for their positions (see _entry_to_use)."""
+    if lay.identical or (mirrors and lay.pawns == 0):
+        for k in range(first, m):
+            cand[k] = _entry_to_use(lay, cand[k], mirrors)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -986,8 +995,9 @@ def mark_wins(lay, side, n, frontier, mine, other, found):
     squares, out, cand, _, _, _, fetched = buffers
     count = 0
     for start in range(0, frontier.size, BLOCK):
-        m = _block_predecessors(lay, side, frontier, start, squares, out, cand, True)
+        m = _block_predecessors(lay, side, frontier, start, squares, out, cand, True, False)
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
+        _as_entries(lay, cand, 0, m, True)
         count = _mark(lay, cand, m, mine, n, found, count)
     return count
 
@@ -1047,8 +1057,9 @@ def mark_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_w
     squares, out, cand, _, _, _, fetched = buffers
     count = 0
     for start in range(0, frontier.size, BLOCK):
-        m = _block_predecessors(lay, side, frontier, start, squares, out, cand, True)
+        m = _block_predecessors(lay, side, frontier, start, squares, out, cand, True, False)
         m = _keep_undecided(cand, m, mine, fetched, lay.floor)
+        _as_entries(lay, cand, 0, m, True)
         m = _keep_unchecked(cand, m, checked)
         m = _keep_losing(lay, side, n, cand, m, other, exit_value, ep_parent, ep_worst, buffers)
         count = _mark(lay, cand, m, mine, n, found, count)
@@ -1153,17 +1164,6 @@ def bucket_by_value(index, value):
 
 
 @njit(nogil=True, cache=True)
-def count_exit_bytes(values, start, stop, low, high):
-    """How many of ``values[start:stop]`` equal each v in ``range(low, high)`` (int64, ``high - low``)."""
-    counts = np.zeros(high - low, dtype=np.int64)
-    for k in range(start, stop):
-        v = np.int64(values[k])
-        if low <= v < high:
-            counts[v - low] += 1
-    return counts
-
-
-@njit(nogil=True, cache=True)
 def group_exit_bytes(values, start, stop, low, high, offsets, grouped):
     """Write each index k in ``range(start, stop)`` with ``low <= values[k] < high`` to ``grouped`` at
     ``offsets[values[k] - low]``, counting that offset up: the indices grouped by value, in order."""
@@ -1244,7 +1244,7 @@ def warm_up() -> None:
         mark_wins_runs(with_pawns, side, 1, none, values, other, found)
     count_white_runs(with_pawns, 0, 2, none, values, other, exit_value, ep_parent, ep_worst, bits, found)
     count_undecided(values, 0, 8, counting.floor)
-    group_exit_bytes(values, 0, 8, 1, 3, count_exit_bytes(values, 0, 8, 1, 3), found)
+    group_exit_bytes(values, 0, 8, 1, 3, np.zeros(2, np.int64), found)
     weighed_byte_counts(values, one)
     from .kernel_exits import warm_up as warm_up_exits
 

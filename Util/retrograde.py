@@ -97,12 +97,20 @@ SIDE_BY_SIDE = 1 << 27
 #: The deepest S_n a byte holds: n = 254 (255 is UNKNOWN).  Inside the engine 254 is ILLEGAL, so this
 #: last ply is done apart (see _Engine.deepest_ply).  Only KPPvKP needs it among the 145 tables.
 DEEPEST = ILLEGAL
+#: A ply's new positions, when listed, are read back from the DTM array (in index order, once each) rather
+#: than sorted from what the threads found once they are more than 1/READ_BACK of the table: numpy sorts
+#: 26 ns a position, and reading the array back costs a fraction of a ns per index (KBNvK: 0.6 -> 0.55 s).
+READ_BACK = 64
 #: Largest piece of a frontier handed to one thread (its predecessors must fit in memory).
 BATCH = 1 << 18
 #: White's counters for every position cost this many times Black's (a pass over all positions, both,
 #: but White has the folding king and its sliders' paths to look at: KRPvKQ 3.5 s against 2.2 s), or, where
 #: Black's were not timed (a resumed calculation), this many seconds per position and side.
 WHITE_PASS_RATIO, PASS_SECONDS_PER_INDEX = 1.6, 6.5e-9
+#: White's counters are set once its forward checks so far, and this many more plies like the last, would
+#: cost what the pass costs (see _Engine.white_counts): KRPvKQ's checks grow by half a ply (0.6, 0.9, 1.4,
+#: 2.1 s), and waiting for what they had cost to reach the pass took two plies of 3.5 s more.
+WHITE_LOOKAHEAD = 3
 
 
 @dataclass
@@ -119,9 +127,17 @@ class DtmTable:
 
     @property
     def max_n(self) -> int:
-        """The largest n with a non-empty S_n, or -1 if neither side can ever mate."""
-        values = [int(a[a != UNKNOWN].max()) for a in (self.dtm_white, self.dtm_black) if (a != UNKNOWN).any()]
-        return max(values, default=-1)
+        """The largest n with a non-empty S_n, or -1 if neither side can ever mate.  Chunk by chunk, each
+        byte plus one in 8 bits, which makes UNKNOWN (255) the 0 below every n + 1: no mask, no copy of the
+        values (those had cost the summary line of ``calculate KRPvKQ`` 2.9 s and 1 GB)."""
+        shifted = np.empty(min(CHUNK, self.dtm_white.size), dtype=np.uint8)
+        largest = 0
+        for values in (self.dtm_white, self.dtm_black):
+            for start in range(0, values.size, CHUNK):
+                part = shifted[: min(CHUNK, values.size - start)]
+                np.add(values[start : start + CHUNK], np.uint8(1), out=part)
+                largest = max(largest, int(part.max(initial=0)))
+        return largest - 1
 
     def dtm(self, squares: Sequence[np.ndarray], white_to_move: bool) -> np.ndarray:
         """DTM values (UNKNOWN for a draw) of positions given by their squares in PIECE_LIST order."""
@@ -162,14 +178,21 @@ class _ExitScan:
     time: a list of every deciding exit of a 5-piece pawn table would hold a gigabyte, the exit bytes
     are there anyway, and one scan of them per window costs a fraction of a second.
 
-    ``counts[v]``: how many positions have exit byte v (from the first pass).  A window spans as many
-    plies as fit ``budget`` positions (at least one ply).
+    ``span_counts[k, v]``: how many positions of ``spans[k]`` have exit byte v (from the first pass, which
+    counted them anyway: a scan need not count them again).  A window spans as many plies as fit
+    ``budget`` positions (at least one ply).
     """
 
-    def __init__(self, exit_value: np.ndarray, counts: np.ndarray, threads: Threads, budget: int = 1 << 25):
+    def __init__(self, exit_value: np.ndarray, span_counts: np.ndarray, spans: List[Tuple[int, int]],
+                 threads: Threads, budget: int = 1 << 25):
         self.exit_value, self.threads, self.budget = exit_value, threads, budget
-        self.counts = counts.copy()
+        self.counts = span_counts.sum(axis=0)
         self.counts[[NO_EXIT, DRAW]] = 0  # these decide nothing
+        # one part of the exit bytes per thread, whole spans each, with their counts
+        cuts = np.searchsorted([stop for _, stop in spans], np.linspace(0, exit_value.size, threads.count + 1)[1:-1])
+        groups = np.split(np.arange(len(spans)), cuts)
+        self._parts = [(spans[g[0]][0], spans[g[-1]][1]) for g in groups if g.size]
+        self._part_counts = np.array([span_counts[g].sum(axis=0) for g in groups if g.size])
         self._window, self._lists = (0, 0), _Exits(np.empty(0, np.int32), np.zeros(257, np.int64))
 
     @property
@@ -190,13 +213,12 @@ class _ExitScan:
             self._window = (n, stop)
             self._lists = _Exits(np.empty(0, np.int32), np.zeros(257, np.int64))
             return
-        # Straight into one array grouped by value: each thread counts its part of the exit bytes, then
-        # writes its indices at its own offsets (no per-chunk lists to concatenate and sort: a third of
-        # the memory at the peak of a five-piece pawn table).
-        from .kernels import count_exit_bytes, group_exit_bytes
+        # Straight into one array grouped by value: each thread writes the indices of its part at its own
+        # offsets (no per-chunk lists to concatenate and sort: a third of the memory at the peak of a
+        # five-piece pawn table).
+        from .kernels import group_exit_bytes
 
-        values, parts = self.exit_value, _spans(self.exit_value.size, -(-self.exit_value.size // self.threads.count))
-        counts = self.threads.map(lambda span: count_exit_bytes(values, *span, n, stop), parts)
+        values, parts, counts = self.exit_value, self._parts, self._part_counts[:, n:stop]
         ends = np.cumsum(counts, axis=0)  # [part, v - n]: where part's indices of value v end in the group
         total = ends[-1]
         group_starts = np.concatenate(([0], np.cumsum(total)))[:-1]
@@ -259,6 +281,7 @@ class _Engine:
                                                        _most_moves(self.layout, BLACK)))
         # see white_counts: what White's loss plies have spent checking forward, what its pass would cost
         self._white_checking_seconds, self._white_pass_seconds = 0.0, PASS_SECONDS_PER_INDEX * size
+        self._white_last_check_seconds = 0.0  # White's last loss ply that checked forward
         self._white_all_counted = False
         # the kernels that find un-moves once per 64 frontier indices apply (kernels.count_white_runs,
         # kernels.mark_wins_runs): pawns (no diagonal twins), one entry per position, Black's piece last
@@ -290,7 +313,7 @@ class _Engine:
         passant captures (after the other side's double steps) are valued in that side's half, once the
         tables of its other exits are gone: KPPvKP's first pass then peaks at 2.74 GB, not 3.31 GB (with
         stand-in sub-tables of the same size)."""
-        spans = _spans(self.layout.size, CHUNK)
+        spans = self._index_spans
         if self.layout.en_passant_possible:  # found before the threads ask for them
             self._double_step_candidates = [double_step_candidates(self.layout, side) for side in SIDES]
         self._exit_pass = [self.kernel_exits.ExitPass(self.layout, side, self.exits.subtables)
@@ -321,8 +344,8 @@ class _Engine:
         exits = []
         for side in SIDES:
             if self.exit_value[side] is not None:  # the exit bytes are kept: read the exits from them
-                counts = sum((p[side][1] for p in parts), np.zeros(256, np.int64))
-                exits.append(_ExitScan(self.exit_value[side], counts, self.threads))
+                span_counts = np.array([p[side][1] for p in parts])
+                exits.append(_ExitScan(self.exit_value[side], span_counts, spans, self.threads))
                 continue
             indices, values = [p[side][0] for p in parts], [p[side][1] for p in parts]
             for p in parts:
@@ -438,7 +461,7 @@ class _Engine:
         lay, mine, other = self.kernel_layout, self.dtm[side], self.dtm[1 - side]
         in_check, exit_value, ep = self._in_check[side], self.exit_value[side], self.en_passant_worst(side)
         jobs = [partial(self.kernels.mates, lay, side, *span, in_check, mine, other, exit_value, *ep)
-                for span in _spans(self.layout.size, CHUNK)]
+                for span in self._index_spans]
         return self._collect([jobs], mine, 0)
 
     def forget_checks(self) -> None:
@@ -453,7 +476,7 @@ class _Engine:
         def clear(job: Tuple[np.ndarray, Tuple[int, int]]) -> None:
             to_unknown_from(job[0][job[1][0] : job[1][1]], above)
 
-        self.threads.map(clear, [(a, span) for a in self.dtm for span in _spans(a.size, CHUNK)])
+        self.threads.map(clear, [(a, span) for a in self.dtm for span in self._index_spans])
 
     def ply(self, side: int, n: int, frontier: Frontier, exits: _Exits) -> Frontier:
         """The positions (``side`` to move) that get value n: for odd n those that mate in n, for even n
@@ -515,7 +538,8 @@ class _Engine:
         if counting and self._pulled:  # un-moves not counted: start again
             self._clear_counters(side)
         if side == WHITE and not counting:
-            self._white_checking_seconds += time.perf_counter() - started
+            self._white_last_check_seconds = time.perf_counter() - started
+            self._white_checking_seconds += self._white_last_check_seconds
         return found
 
     @property
@@ -543,7 +567,7 @@ class _Engine:
         black, white, exit_value = self.dtm[BLACK], self.dtm[WHITE], self.exit_value[BLACK]
         started = time.perf_counter()
         self.threads.map(lambda span: self.kernels.set_first_counters(self.kernel_layout, *span, black, white, exit_value),
-                         _spans(black.size, CHUNK))  # CHUNK: a multiple of 64, as the kernel needs
+                         self._index_spans)
         self._white_pass_seconds = WHITE_PASS_RATIO * (time.perf_counter() - started)
 
     def white_counts(self, n: int) -> bool:
@@ -555,18 +579,24 @@ class _Engine:
         Where White loses often (KBPvKQ, 174 M positions) every check of a candidate runs through most of
         its moves, ply after ply, and counters save most of it (White's loss plies 77 s, with counters
         22 s and the pass 3 s).  Which table is which shows only on the way, so White checks forward
-        until that has taken as long as the pass would (as one rents skis until the rent would have bought
-        them), then one pass sets the counters of all undecided positions (kernels.set_white_counters),
-        and White counts from then on: never much more than the cheaper way.  The table is the same
-        whenever the pass comes; only the time depends on it."""
+        until that, with a few more plies like the last one (WHITE_LOOKAHEAD), would cost as much as the
+        pass (as one rents skis until the rent would have bought them, and buys a little earlier when the
+        rent keeps rising), then one pass sets the counters of all undecided positions
+        (kernels.set_white_counters), and White counts from then on: never much more than the cheaper way.
+        The table is the same whenever the pass comes; only the time depends on it."""
         if not self.counting:
             return False
-        if not self._white_all_counted and self._white_checking_seconds >= self._white_pass_seconds:
+        if not self._white_all_counted and self._white_check_forecast() >= self._white_pass_seconds:
             white, black, exit_value = self.dtm[WHITE], self.dtm[BLACK], self.exit_value[WHITE]
             self.threads.map(lambda span: self.kernels.set_white_counters(self.kernel_layout, n, *span, white, black, exit_value),
-                             _spans(white.size, CHUNK))  # CHUNK: a multiple of 64, as the kernel needs
+                             self._index_spans)
             self._white_all_counted = True
         return self._white_all_counted
+
+    def _white_check_forecast(self) -> float:
+        """Seconds White's forward checks will have cost by WHITE_LOOKAHEAD plies from now, if each costs
+        what the last one did."""
+        return self._white_checking_seconds + WHITE_LOOKAHEAD * self._white_last_check_seconds
 
     def _clear_counters(self, side: int) -> None:
         """Turn ``side``'s loss counters back into UNKNOWN."""
@@ -575,7 +605,7 @@ class _Engine:
         if not self.can_lose[side]:
             return
         values, floor = self.dtm[side], self.kernel_layout.floor
-        self.threads.map(lambda span: self.kernels.clear_counters(values, *span, floor), _spans(values.size, CHUNK))
+        self.threads.map(lambda span: self.kernels.clear_counters(values, *span, floor), self._index_spans)
 
     def deepest_ply(self, frontiers: List[Frontier], exits) -> List[np.ndarray]:
         """Ply 254, the deepest a byte holds (KPPvKP reaches it: Black to move, mated in 127 moves).  Its n
@@ -619,11 +649,11 @@ class _Engine:
         self._pulled = self._pulling_is_cheaper(side, frontier)
         one_writer = one_writer and not self._pulled
         if self._pulled:
-            jobs = [partial(pull, *span, *arrays) for span in _spans(self.layout.size, CHUNK)]
+            jobs = [partial(pull, *span, *arrays) for span in self._index_spans]
         elif one_writer:
             jobs = self._owner_jobs(side, push, frontier, arrays, runs)
         elif isinstance(frontier, _Scan):
-            jobs = [partial(_on_span, runs or push, frontier, a, b, *arrays) for a, b in _spans(self.layout.size, CHUNK)]
+            jobs = [partial(_on_span, runs or push, frontier, a, b, *arrays) for a, b in self._index_spans]
         else:
             jobs = [partial(_on_piece, push, frontier, a, b, *arrays)
                     for a, b in _spans(frontier.size, self._batch(frontier.size))]
@@ -661,9 +691,11 @@ class _Engine:
 
         Each job records what it marks in a buffer and returns how many.  A
         small set is merged from the buffers into a sorted list (a position
-        two threads found at once comes twice: repeats are removed); a large
-        one (more than 1/256 of the table) is left in ``values`` (a _Scan),
-        where the next ply's jobs find it: no list, no sort.
+        two threads found at once comes twice: repeats are removed), or,
+        from 1/READ_BACK of the table on, read back from ``values``, where
+        its positions hold n; a large one (more than list_limit) is left in
+        ``values`` (a _Scan), where the next ply's jobs find it: no list, no
+        sort.
         """
         limit = self.list_limit
         total, lock = [0], threading.Lock()
@@ -681,6 +713,8 @@ class _Engine:
             if n == ILLEGAL:  # the deepest ply (see deepest_ply) cannot be read back from the array
                 raise RuntimeError(f"{self.material}: {total[0]} positions at ply {n}, more than it can list")
             return _Scan(values, n, self._count_equal(values, n))
+        if n != ILLEGAL and total[0] * READ_BACK > values.size:
+            return _indices_equal(values, n, self.threads, self._span_step)
         merged = np.sort(np.concatenate(found)) if found else np.empty(0, np.int32)
         return merged[np.r_[True, merged[1:] != merged[:-1]]] if merged.size else merged
 
@@ -699,16 +733,28 @@ class _Engine:
         """The most new positions of one ply that are listed: 1/256 of the table, at least a million."""
         return max(1 << 20, self.layout.size >> 8)
 
+    @property
+    def _span_step(self) -> int:
+        """Indices per job of a pass over the whole index space: CHUNK, or in a small table less, so that each
+        thread gets about four (KBNvK's 2.6 M indices in three chunks left one thread idle for a third of each
+        pass).  A multiple of 64, as the kernels that take 64 indices at a time need."""
+        return min(CHUNK, max(1 << 14, (-(-self.layout.size // (4 * self.threads.count)) + 63) // 64 * 64))
+
+    @property
+    def _index_spans(self) -> List[Tuple[int, int]]:
+        """The jobs of a pass over the whole index space (see _span_step)."""
+        return _spans(self.layout.size, self._span_step)
+
     def _count_equal(self, values: np.ndarray, n: int) -> int:
         """How many entries of ``values`` equal n (chunk by chunk, on all threads)."""
         return sum(self.threads.map(lambda span: int(np.count_nonzero(values[span[0] : span[1]] == n)),
-                                    _spans(values.size, CHUNK)))
+                                    self._index_spans))
 
     def _count_undecided(self, values: np.ndarray) -> int:
         """How many entries of ``values`` are undecided (chunk by chunk, on all threads)."""
         floor = self.kernel_layout.floor
         return sum(self.threads.map(lambda span: self.kernels.count_undecided(values, *span, floor),
-                                    _spans(values.size, CHUNK)))
+                                    self._index_spans))
 
 
 def owner_keys(layout: Layout, side: int, positions: np.ndarray) -> np.ndarray:

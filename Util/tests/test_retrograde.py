@@ -376,3 +376,55 @@ def test_plies_by_runs_of_64_give_the_same_table(name, store, monkeypatch):
     assert {"White counts", "side 0 wins", "side 1 wins"} <= set(calls)
     assert np.array_equal(scanned.dtm_white, listed.dtm_white)
     assert np.array_equal(scanned.dtm_black, listed.dtm_black)
+
+
+@pytest.mark.parametrize("name", ["KBNvK", "KQvKR", "KPvKP"])
+def test_new_positions_read_back_or_sorted_give_the_same_table(name, store, monkeypatch):
+    """A ply's new positions are listed by sorting what the threads found or, when they are many, by
+    reading them back from the DTM array.  Either way every ply must give the table checked against
+    Gaviota and Syzygy in test_against_references."""
+    from Util import retrograde
+
+    material = Material.parse(name)
+    subtables = {m: store.get(m) for m in material.dependencies()}
+    reference = store.get(name)
+    for read_back in (1 << 40, 1):  # never read back; read back every listed ply
+        monkeypatch.setattr(retrograde, "READ_BACK", read_back)
+        table = compute_table(material, subtables)
+        assert np.array_equal(table.dtm_white, reference.dtm_white)
+        assert np.array_equal(table.dtm_black, reference.dtm_black)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_exit_scan_lists_each_ply_as_the_exit_bytes_hold_it(threads):
+    """_ExitScan lists the positions of each ply's exit byte a window of plies at a time, from counts
+    made per span in the first pass; what it lists must be exactly where the bytes hold that value."""
+    from Util.exits import DRAW, NO_EXIT
+    from Util.parallel import Threads
+    from Util.retrograde import _ExitScan
+
+    rng = np.random.default_rng(threads)
+    values = rng.choice(np.array([NO_EXIT, DRAW, 1, 2, 3, 4, 7, 8, 40, 41, 200], np.uint8), 100_000,
+                        p=[0.5, 0.1, 0.1, 0.05, 0.05, 0.05, 0.05, 0.04, 0.03, 0.02, 0.01])
+    cuts = np.sort(rng.choice(np.arange(1, values.size), 9, replace=False))
+    spans = list(zip(np.r_[0, cuts].tolist(), np.r_[cuts, values.size].tolist()))
+    span_counts = np.array([np.bincount(values[a:b], minlength=256) for a, b in spans])
+    with Threads(threads) as pool:
+        scan = _ExitScan(values, span_counts, spans, pool, budget=6_000)  # a few plies per window
+        assert scan.last == 200
+        for n in range(1, 255):
+            assert np.array_equal(scan.at(n), np.flatnonzero(values == n)), n
+
+
+def test_max_n_is_the_largest_value_of_either_side(store, monkeypatch):
+    """max_n goes through the arrays chunk by chunk (255, a draw, counts as nothing); KQvK's longest mate
+    is Black to move, mated in 10 moves (20 plies), KRvK's in 16 (32 plies); KNvK has no S_n at all."""
+    from Util import retrograde
+
+    monkeypatch.setattr(retrograde, "CHUNK", 1 << 12)  # several chunks per table, the last one shorter
+    for name, longest in (("KQvK", 20), ("KRvK", 32), ("KNvK", -1)):
+        assert store.get(name).max_n == longest
+    for name in ("KQvKR", "KPvKP"):
+        table = store.get(name)
+        masked = max(int(a[a != UNKNOWN].max()) for a in (table.dtm_white, table.dtm_black))
+        assert table.max_n == masked
