@@ -26,7 +26,7 @@ def test_white_plies_found_forwards_equal_those_found_backwards(material, store,
     checked against Gaviota and Syzygy in test_against_references (both sides win in KQvKR and KPvKP)."""
     reference = store.get(material)
     subtables = {m: store.get(m) for m in Material.parse(material).dependencies()}
-    monkeypatch.setattr(_Engine, "_pulling_is_cheaper", lambda self, side, frontier: True)
+    monkeypatch.setattr(_Engine, "_pulling_is_cheaper", lambda self, side, frontier, win: True)
     forwards = compute_table(Material.parse(material), subtables)
     assert np.array_equal(forwards.dtm_white, reference.dtm_white)
     assert np.array_equal(forwards.dtm_black, reference.dtm_black)
