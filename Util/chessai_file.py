@@ -33,11 +33,13 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import queue
 import struct
 import tempfile
+import threading
 import zipfile
 from pathlib import Path
-from typing import Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 from isal import isal_zlib
@@ -223,8 +225,11 @@ class _StoredSide:
 
     def pieces(self) -> Iterator[np.ndarray]:
         per_slot = 64 ** (self.layout.piece_count - 1)
-        slots = max(1, (1 << 24) // per_slot)  # about 16 MB a piece
-        for first in range(0, self.values.size // per_slot, slots):
+        total = self.values.size // per_slot
+        # about 16 MB a piece, and at least eight pieces where the side has eight slots: the writer deflates
+        # one while the next is made (see _PiecesAhead)
+        slots = max(1, min((1 << 24) // per_slot, total // 8))
+        for first in range(0, total, slots):
             part = np.asarray(self.values[first * per_slot : (first + slots) * per_slot], dtype=np.uint8)
             part = self.layout.blank_duplicates(part, UNKNOWN, first_slot=first)
             if self.n_done is not None:
@@ -249,22 +254,82 @@ class _Counts:
         self.get = counts if callable(counts) else lambda: counts
 
 
+class _PiecesAhead:
+    """The pieces of ``sides`` (_StoredSide), one side after the other, made on a thread of their own at
+    most ``ahead`` pieces ahead of the writer: blanking and checksumming a piece runs on another core
+    while this one deflates the piece before (zlib and hashlib let go of the interpreter lock).  The
+    checksum still sees the pieces in order, on that one thread."""
+
+    _END = object()  # after each side's last piece
+
+    def __init__(self, sides: List["_StoredSide"], ahead: int = 1) -> None:
+        self._queue: "queue.Queue" = queue.Queue(ahead)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._make, args=(sides,), name="pieces-ahead", daemon=True)
+        self._thread.start()
+
+    def _make(self, sides: List["_StoredSide"]) -> None:
+        try:
+            for side in sides:
+                for piece in side.pieces():
+                    if not self._put(piece):
+                        return
+                if not self._put(self._END):
+                    return
+        except BaseException as error:  # handed to the writer, which raises it
+            self._put(error)
+
+    def _put(self, item) -> bool:
+        """Queue ``item``, waiting for room unless the writer has stopped (then False)."""
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def next_side(self) -> Iterator[np.ndarray]:
+        """The pieces of the next side."""
+        while True:
+            item = self._queue.get()
+            if item is self._END:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 class _StreamingPickler(pickle._Pickler):
     """pickle's own (Python) pickler, which writes a :class:`_StoredSide` exactly as it writes the
-    ``bytes`` of that data (so the file is the same byte for byte), but a piece at a time."""
+    ``bytes`` of that data (so the file is the same byte for byte), but a piece at a time, each made
+    while the one before is written (_PiecesAhead)."""
 
     dispatch = dict(pickle._Pickler.dispatch)
+
+    def dump(self, obj) -> None:
+        # a dict is pickled in its own order, so the sides are written in the order found here
+        sides = [value for value in obj.values() if isinstance(value, _StoredSide)] if isinstance(obj, dict) else []
+        self._ahead = _PiecesAhead(sides)
+        try:
+            super().dump(obj)
+        finally:
+            self._ahead.close()
 
     def _save_stored_side(self, side: _StoredSide) -> None:
         size = len(side)
         if size < self.framer._FRAME_SIZE_TARGET:  # small: inside a frame, as pickle does it
-            self.save_bytes(b"".join(part.tobytes() for part in side.pieces()))
+            self.save_bytes(b"".join(part.tobytes() for part in self._ahead.next_side()))
             return
         header = (pickle.BINBYTES + struct.pack("<I", size) if size <= 0xFFFFFFFF
                   else pickle.BINBYTES8 + struct.pack("<Q", size))
         self.framer.commit_frame(force=True)  # what pickle does before a large bytes object
         self.framer.file_write(header)
-        for part in side.pieces():
+        for part in self._ahead.next_side():
             self.framer.file_write(memoryview(part))
         self.memoize(side)
 

@@ -53,8 +53,12 @@ check of a candidate reads only the other side's array, in which this ply
 writes nothing but values that make the check fail whether it reads them
 or the UNKNOWN before them.  So the pieces run on threads, one per core (the
 compiled kernels release the interpreter lock).  Two threads may find the
-same position; the new S_n is deduplicated, so the result does not depend
-on the order in which the threads ran.  The counters are the exception:
+same position: a win ply's new S_n is put in index order with repeats
+removed (the loss ply after it counts down once per position found), a
+loss ply's is handed on as the threads found it (the win ply after it marks
+each predecessor once, however often and in whatever order it comes), so
+the result does not depend on the order in which the threads ran.  The
+counters are the exception:
 counted down without atomic steps, each by one thread only, so those jobs
 take whole groups of positions whose predecessors no other group shares
 (Black's un-moves leave the white king where it is; White's leave the black
@@ -97,10 +101,12 @@ SIDE_BY_SIDE = 1 << 27
 #: The deepest S_n a byte holds: n = 254 (255 is UNKNOWN).  Inside the engine 254 is ILLEGAL, so this
 #: last ply is done apart (see _Engine.deepest_ply).  Only KPPvKP needs it among the 145 tables.
 DEEPEST = ILLEGAL
-#: A ply's new positions, when listed, are read back from the DTM array (in index order, once each) rather
-#: than sorted from what the threads found once they are more than 1/READ_BACK of the table: numpy sorts
-#: 26 ns a position, and reading the array back costs a fraction of a ns per index (KBNvK: 0.6 -> 0.55 s).
-READ_BACK = 64
+#: A win ply's new positions, when listed, are put in order (and a position two threads found at once
+#: kept once) by setting their bits in a bitmap and reading it back (kernels.sort_distinct) once they are
+#: more than 1/BITMAP_SORT of the table; fewer, numpy sorts them (26 ns a position, but no pass over the
+#: bitmap).  KBNvK's list of 41 k: 0.29 ms instead of 0.74 ms (np.sort) or 0.82 ms (reading the DTM array
+#: back, as before); 300 k: 0.83 ms instead of 2.7 ms.
+BITMAP_SORT = 2048
 #: A ply counts its side's undecided positions, to see whether pulling would be less work, only when its
 #: frontier holds more than 1/PULL_GATE[win] of the table: a loss ply from 1/8 (a loss ply that pulls stops
 #: the counters, which then start again), a win ply from 1/16 (a pulled position stops at its first move
@@ -278,8 +284,9 @@ class _Engine:
         self.kernels, self.kernel_rules, self.kernel_exits = kernels, kernel_rules, kernel_exits
         self._exit_pass: List[Optional["kernel_exits.ExitPass"]] = [None, None]  # during classify only
         self.kernel_layout = kernels.KernelLayout.of(self.layout)
-        # one bit per index: the loss candidates already checked in this ply (see kernels._keep_unchecked)
-        self._checked = np.zeros(-(-size // 8), dtype=np.uint8) if any(self.can_lose) else None
+        # one bit per index: the loss candidates already checked in this ply (see kernels._keep_unchecked);
+        # all zero between plies, when _collect may borrow it to sort a win ply's positions
+        self._checked = np.zeros(-(-size // 64) * 8, dtype=np.uint8) if any(self.can_lose) else None
         # the loss counters live in the DTM bytes from this byte up (see kernels.count_losses), from the
         # first ply until the values come near them; White's count a king's move onto the diagonal twice
         self.counter_floor = kernels.counter_floor(max(_most_moves(self.layout, WHITE) + 8,
@@ -467,7 +474,7 @@ class _Engine:
         in_check, exit_value, ep = self._in_check[side], self.exit_value[side], self.en_passant_worst(side)
         jobs = [partial(self.kernels.mates, lay, side, *span, in_check, mine, other, exit_value, *ep)
                 for span in self._index_spans]
-        return self._collect([jobs], mine, 0)
+        return self._collect([jobs], mine, 0, as_found=True)
 
     def forget_checks(self) -> None:
         """Free the in-check bits: only the mates need them."""
@@ -529,9 +536,8 @@ class _Engine:
             direct.append(steps.parent[steps.defender_wins_in(other, lay.floor) == n - 1])
         counting = self.white_counts(n) if side == WHITE else self.counting
         started = time.perf_counter()
-        checked = self._checked
-        if not counting or any(positions.size for positions in direct):  # only forward checks read it
-            self.threads.map(lambda span: checked[span[0] : span[1]].fill(0), _spans(checked.size, CHUNK))
+        checked = self._checked  # all zero here: cleared after the forward checks that set bits
+        checks = not counting or any(positions.size for positions in direct)
         push = partial(self.kernels.count_losses if counting else self.kernels.mark_losses, lay, side, n)
         runs = None
         if counting and side == WHITE and self._runs:  # see kernels.count_white_runs
@@ -540,6 +546,8 @@ class _Engine:
                           pull=partial(self.kernels.pull_losses, lay, side, n), push=push,
                           confirm=partial(self.kernels.confirm_losses, lay, side, n),
                           arrays=(mine, other, exit_value, *ep, checked), one_writer=counting, runs=runs)
+        if checks:
+            self.threads.map(lambda span: checked[span[0] : span[1]].fill(0), _spans(checked.size, CHUNK))
         if counting and self._pulled:  # un-moves not counted: start again
             self._clear_counters(side)
         if side == WHITE and not counting:
@@ -563,17 +571,34 @@ class _Engine:
                 self._clear_counters(side)
         self.kernel_layout = self.kernel_layout._replace(floor=self.counter_floor if fits else UNKNOWN)
 
-    def set_first_counters(self) -> None:
+    def first_ply(self) -> List[Frontier]:
+        """Ply 0, each side's checkmates; then, before ply 1, Black's loss counters (set_first_counters).
+        Where White never loses (Black has only its king), the counters' pass finds Black's mates too: a
+        position in check without a move (KBNvK: 7 ms less of 0.47 s).  Elsewhere the mates come first, so
+        that the counters' pass is timed alone: White's loss plies weigh their forward checks against it
+        (white_counts)."""
+        white = self.mates(WHITE)
+        if self.can_lose[WHITE]:
+            black = self.mates(BLACK)
+            self.set_first_counters()
+            return [white, black]
+        return [white, self.set_first_counters(with_mates=True)]
+
+    def set_first_counters(self, with_mates: bool = False) -> Optional[Frontier]:
         """Before ply 1 of a new calculation: Black's loss counters of every undecided position, in one pass
-        in index order (kernels.set_first_counters), instead of each when a ply first reaches it."""
+        in index order (kernels.set_first_counters), instead of each when a ply first reaches it.
+        ``with_mates``: Black's mates are not marked yet: the pass marks them and returns them."""
         self.start_counting(1)
         if not self.counting or not self.can_lose[BLACK]:
-            return
+            return self.mates(BLACK) if with_mates else None
         black, white, exit_value = self.dtm[BLACK], self.dtm[WHITE], self.exit_value[BLACK]
+        in_check = self._in_check[BLACK] if with_mates else np.empty(0, np.uint8)
+        jobs = [partial(self.kernels.set_first_counters, self.kernel_layout, *span, black, white, exit_value, in_check)
+                for span in self._index_spans]
         started = time.perf_counter()
-        self.threads.map(lambda span: self.kernels.set_first_counters(self.kernel_layout, *span, black, white, exit_value),
-                         self._index_spans)
+        mates = self._collect([jobs], black, 0, as_found=True)
         self._white_pass_seconds = WHITE_PASS_RATIO * (time.perf_counter() - started)
+        return mates if with_mates else None
 
     def white_counts(self, n: int) -> bool:
         """Whether White's loss ply n counts down (kernels.count_losses) rather than checking forward.
@@ -667,7 +692,7 @@ class _Engine:
         confirming = [partial(_on_piece, confirm, positions, a, b, *arrays)
                       for positions in direct for a, b in _spans(positions.size, self._batch(positions.size))]
         phases = [jobs, confirming] if one_writer else [jobs + confirming]
-        return self._collect(phases, self.dtm[side], n)
+        return self._collect(phases, self.dtm[side], n, as_found=n % 2 == 0)
 
     def _owner_jobs(self, side: int, push, frontier: Frontier, arrays: tuple, runs=None) -> List[Callable[[np.ndarray], int]]:
         """``push`` over the frontier, each job over whole owner groups (see owner_keys), so that no two
@@ -692,17 +717,19 @@ class _Engine:
         return [partial(_on_pieces, push, frontier, _spans_of(start, stop, batch), *arrays)
                 for start, stop in sorted(parts, key=lambda part: part[0] - part[1])]
 
-    def _collect(self, phases: List[List[Callable[[np.ndarray], int]]], values: np.ndarray, n: int) -> Frontier:
+    def _collect(self, phases: List[List[Callable[[np.ndarray], int]]], values: np.ndarray, n: int,
+                 as_found: bool = False) -> Frontier:
         """Run the jobs on all threads, one phase after the other; the new positions they marked n in
         ``values``.
 
         Each job records what it marks in a buffer and returns how many.  A
-        small set is merged from the buffers into a sorted list (a position
-        two threads found at once comes twice: repeats are removed), or,
-        from 1/READ_BACK of the table on, read back from ``values``, where
-        its positions hold n; a large one (more than list_limit) is left in
-        ``values`` (a _Scan), where the next ply's jobs find it: no list, no
-        sort.
+        large set (more than list_limit) is left in ``values`` (a _Scan),
+        where the next ply's jobs find it: no list.  A smaller one is listed:
+        ``as_found``, the buffers one after the other, as the jobs found them
+        (for a loss ply, whose positions only the next win ply reads: it marks
+        each predecessor once however often it comes, in any order); else in
+        index order, each position once (a position two threads found at once
+        comes twice), as a loss ply's jobs need them (see _owner_jobs).
         """
         limit = self.list_limit
         total, lock = [0], threading.Lock()
@@ -720,9 +747,12 @@ class _Engine:
             if n == ILLEGAL:  # the deepest ply (see deepest_ply) cannot be read back from the array
                 raise RuntimeError(f"{self.material}: {total[0]} positions at ply {n}, more than it can list")
             return _Scan(values, n, self._count_equal(values, n))
-        if n != ILLEGAL and total[0] * READ_BACK > values.size:
-            return _indices_equal(values, n, self.threads, self._span_step)
-        merged = np.sort(np.concatenate(found)) if found else np.empty(0, np.int32)
+        merged = np.concatenate(found) if found else np.empty(0, np.int32)
+        if as_found:
+            return merged
+        if merged.size * BITMAP_SORT > values.size:  # the bits of _checked: all zero between plies
+            return self.kernels.sort_distinct(merged, self._checked.view(np.uint64))
+        merged.sort()
         return merged[np.r_[True, merged[1:] != merged[:-1]]] if merged.size else merged
 
     def _batch(self, size: int) -> int:
@@ -953,13 +983,12 @@ def _run(engine: _Engine, resume, on_ply, checkpoint, release_subtables: bool = 
     if release_subtables:
         engine.release_subtables()
     if resume is None:
-        frontiers = [engine.mates(side) for side in SIDES]
+        frontiers = engine.first_ply()
         n_done = 0
         if on_ply:
             on_ply(0, sum(f.size for f in frontiers))
-        if checkpoint:
+        if checkpoint:  # the counters in the arrays are saved as UNKNOWN (see save_checkpoint)
             checkpoint(0, engine.dtm_white, engine.dtm_black)
-        engine.set_first_counters()
     else:
         n_done = resume[0]
         frontiers = [engine.frontier(side, n_done) for side in SIDES]

@@ -130,6 +130,58 @@ def test_counts_given_late_are_written_as_counts_given_at_once(store, tmp_path):
     assert load_table_with_counts(later)[1:] == (white, black)
 
 
+@pytest.mark.parametrize("material", ["KQvK", "KBNvK", "KQvKR"])
+def test_pieces_made_ahead_give_the_one_shot_stream(material, store, tmp_path):
+    """A side is written in pieces, each blanked and checksummed on another thread while the piece before
+    is deflated (KBNvK: ten a side).  The member must still be exactly zlib's one stream of the whole
+    pickle at the file's level, as pickle.dumps of the plain payload gives it: the bytes every earlier
+    version wrote."""
+    import zlib
+
+    from Util import chessai_file
+
+    original = store.get(material)
+    counts = board_counts_by_winner(original)
+    path = save_table(original, tmp_path / f"{material}.chessAI", *counts[: 1 if original.material.lone_black_king else 2])
+    with zipfile.ZipFile(path) as archive:
+        info = archive.infolist()[0]
+        with open(path, "rb") as raw:
+            raw.seek(info.header_offset + 26)
+            name_length, extra_length = np.frombuffer(raw.read(4), "<u2")
+            raw.seek(info.header_offset + 30 + int(name_length) + int(extra_length))
+            stored = raw.read(info.compress_size)
+        payload = pickle.loads(archive.read(info))
+    plain = pickle.dumps(payload, protocol=4)
+    level = chessai_file._deflate_level(payload)
+    one_shot = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
+    assert stored == one_shot.compress(plain) + one_shot.flush()
+
+
+def test_a_failure_while_making_the_pieces_reaches_the_writer_and_leaves_no_file(store, tmp_path, monkeypatch):
+    """An error on the thread that makes the pieces is raised by save_table; no file, no temporary file,
+    and that thread is gone."""
+    import threading
+
+    from Util.layout import Layout
+
+    original = store.get("KBNvK")
+    blank = Layout.blank_duplicates
+    calls = []
+
+    def failing(self, values, value, first_slot=0):
+        calls.append(first_slot)
+        if len(calls) == 3:
+            raise MemoryError("no room for the third piece")
+        return blank(self, values, value, first_slot=first_slot)
+
+    monkeypatch.setattr(Layout, "blank_duplicates", failing)
+    before = threading.active_count()
+    with pytest.raises(MemoryError, match="third piece"):
+        save_table(original, tmp_path / "KBNvK.chessAI", board_counts(original))
+    assert list(tmp_path.iterdir()) == []
+    assert threading.active_count() == before
+
+
 def test_sides_in_the_wrong_order_are_refused(kqk_file, tmp_path):
     """The checksum is of White's data, then Black's, read as they come: a file that holds them the other
     way round (no writer does) is refused with that reason, not taken for damaged."""

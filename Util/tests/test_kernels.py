@@ -207,6 +207,32 @@ def _counted_and_never(engine, values: np.ndarray) -> tuple:
     return counted, never
 
 
+@pytest.mark.parametrize("name", ["KQvK", "KBBvK", "KBNvK"])
+def test_the_counters_pass_finds_blacks_mates_where_white_never_loses(name, store):
+    """With a lone black king, Black's mates come out of the counters' pass (_Engine.first_ply, on two
+    threads): every entry python-chess calls checkmate gets 0 (the diagonal twins of KQvK, the swapped
+    bishops of KBBvK included), and the arrays are those of the mates kernel followed by the pass."""
+    from Util.parallel import Threads
+    from Util.retrograde import _Engine
+
+    material = Material.parse(name)
+    fused = _Engine(material, store._subtables(material), Threads(2))
+    fused.classify()
+    white_mates, black_mates = fused.first_ply()
+    apart = _engine_before_ply_one(name, store)
+    assert white_mates.size == 0
+    assert np.array_equal(fused.dtm[0], apart.dtm[0]) and np.array_equal(fused.dtm[1], apart.dtm[1])
+    zero = np.flatnonzero(fused.dtm[1] == 0)
+    assert np.array_equal(np.unique(black_mates), zero) and zero.size > 0
+    layout = fused.layout
+    for index in np.random.default_rng(5).choice(zero, min(zero.size, 300), replace=False):
+        assert _board(layout, int(index), white_to_move=False).is_checkmate()
+    in_check = np.flatnonzero(np.unpackbits(fused._in_check[1])[: layout.size] & (fused.dtm[1] != 0) & (fused.dtm[1] < 254))
+    for index in np.random.default_rng(6).choice(in_check, 300, replace=False):
+        board = _board(layout, int(index), white_to_move=False)
+        assert board.is_check() and not board.is_checkmate(), board.fen()
+
+
 @pytest.mark.parametrize("name", ["KQvKR", "KRvKP", "KPvKP", "KBNvK", "KRPvK", "KBBvK"])
 def test_first_counters_count_the_legal_moves(name, store):
     """Before ply 1 every undecided position with Black to move gets its counter in one pass: 1 + its legal

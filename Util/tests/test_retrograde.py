@@ -140,8 +140,8 @@ def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(materi
     scans = []
     collect = retrograde._Engine._collect
 
-    def spy(engine, jobs, values, n):
-        found = collect(engine, jobs, values, n)
+    def spy(engine, jobs, values, n, **options):
+        found = collect(engine, jobs, values, n, **options)
         scans.append((isinstance(found, retrograde._Scan), found.size))
         return found
 
@@ -379,20 +379,50 @@ def test_plies_by_runs_of_64_give_the_same_table(name, store, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["KBNvK", "KQvKR", "KPvKP"])
-def test_new_positions_read_back_or_sorted_give_the_same_table(name, store, monkeypatch):
-    """A ply's new positions are listed by sorting what the threads found or, when they are many, by
-    reading them back from the DTM array.  Either way every ply must give the table checked against
-    Gaviota and Syzygy in test_against_references."""
+def test_new_positions_sorted_either_way_give_the_same_table(name, store, monkeypatch):
+    """A win ply's new positions are put in order by numpy's sort or, when they are many, through a bitmap
+    (kernels.sort_distinct, which borrows the forward checks' bits: they must be all zero between plies).
+    Either way every ply must give the table checked against Gaviota and Syzygy in
+    test_against_references (KQvKR and KPvKP check forward in White's loss plies and set those bits)."""
     from Util import retrograde
 
     material = Material.parse(name)
     subtables = {m: store.get(m) for m in material.dependencies()}
     reference = store.get(name)
-    for read_back in (1 << 40, 1):  # never read back; read back every listed ply
-        monkeypatch.setattr(retrograde, "READ_BACK", read_back)
+    for bitmap_sort in (1 << 40, 1):  # never through the bitmap; every listed win ply through it
+        monkeypatch.setattr(retrograde, "BITMAP_SORT", bitmap_sort)
         table = compute_table(material, subtables)
         assert np.array_equal(table.dtm_white, reference.dtm_white)
         assert np.array_equal(table.dtm_black, reference.dtm_black)
+
+
+@pytest.mark.parametrize("size", [0, 1, 5, 1000, 200_000])
+def test_sort_distinct_orders_and_drops_repeats_and_leaves_the_bits_zero(size):
+    """kernels.sort_distinct gives what np.unique gives, the first and last index of a word included, and
+    leaves its bitmap as it found it, all zero (the engine lends it the forward checks' bits)."""
+    from Util.kernels import sort_distinct
+
+    rng = np.random.default_rng(size)
+    table = 1 << 18
+    positions = rng.integers(0, table, size).astype(np.int32)
+    positions = np.r_[positions, positions[: size // 3], [0, 63, 64, table - 1][: min(size, 4)]].astype(np.int32)
+    rng.shuffle(positions)
+    bits = np.zeros(table // 64, np.uint64)
+    ordered = sort_distinct(positions, bits)
+    assert ordered.dtype == np.int32
+    assert np.array_equal(ordered, np.unique(positions))
+    assert not bits.any()
+
+
+def test_sort_distinct_refuses_a_bitmap_that_was_not_all_zero():
+    """A bit left set (by a ply that did not clear its forward checks' bits) would add a position no job
+    found: sort_distinct raises rather than write past the end of its list."""
+    from Util.kernels import sort_distinct
+
+    bits = np.zeros(64, np.uint64)
+    bits[500 >> 6] = np.uint64(1) << np.uint64(500 & 63)
+    with pytest.raises(ValueError, match="not all zero"):
+        sort_distinct(np.array([1000, 0], np.int32), bits)
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
