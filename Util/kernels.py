@@ -1277,7 +1277,6 @@ def warm_up() -> None:
     counting = lay._replace(floor=counter_floor(8))
     count_losses(counting, 1, 2, one, values, other, exit_value, ep_parent, ep_worst, bits, found)
     set_first_counters(counting, 0, 64, values, other, exit_value, bits, found)
-    set_first_counters(counting, 0, 64, values, other, exit_value, bits[:0], found)
     both_sides = 10 * 64 ** 3  # KQvKR's entries
     set_white_counters(KernelLayout.of(Layout(Material("Q", "R")))._replace(floor=counter_floor(43)), 2, 0, 64,
                              *(np.full(both_sides, value, np.uint8) for value in (UNKNOWN, UNKNOWN, NO_EXIT)))
