@@ -16,20 +16,48 @@ Typical use::
     n, move = find_next_move(board, n, s_n_sequence)
 """
 
-from .board_int import BoardIntError, to_board, to_integer
-from .calculation import RESULTS_DIR, TableStore, calculate, resume_from_file, run_from_start
-from .chessai_file import FORMAT_VERSION, ChessAIFileError, load_table, save_table
-from .material import Material, MaterialError
-from .retrograde import UNKNOWN, DtmTable, compute_table
-from .sequence import SnSequence, SnSet, find_next_move, find_situation_in_sequence, load_s_n_sequence
-from .symmetry import SWAPS, Swap_Type, mirror
+# Names are imported on first use (PEP 562), so that ``python -m Util probe`` and the
+# server start without the engine's compiled kernels, which only a calculation needs.
+_MODULE_OF = {
+    'BoardIntError': 'board_int',
+    'to_board': 'board_int',
+    'to_integer': 'board_int',
+    'RESULTS_DIR': 'calculation',
+    'TableStore': 'calculation',
+    'calculate': 'calculation',
+    'resume_from_file': 'calculation',
+    'run_from_start': 'calculation',
+    'FORMAT_VERSION': 'chessai_file',
+    'ChessAIFileError': 'chessai_file',
+    'load_table': 'chessai_file',
+    'save_table': 'chessai_file',
+    'Material': 'material',
+    'MaterialError': 'material',
+    'UNKNOWN': 'retrograde',
+    'DtmTable': 'retrograde',
+    'compute_table': 'retrograde',
+    'SnSequence': 'sequence',
+    'SnSet': 'sequence',
+    'find_next_move': 'sequence',
+    'find_situation_in_sequence': 'sequence',
+    'load_s_n_sequence': 'sequence',
+    'SWAPS': 'symmetry',
+    'Swap_Type': 'symmetry',
+    'mirror': 'symmetry',
+}
 
-__all__ = [
-    "BoardIntError", "to_board", "to_integer",
-    "RESULTS_DIR", "TableStore", "calculate", "resume_from_file", "run_from_start",
-    "FORMAT_VERSION", "ChessAIFileError", "load_table", "save_table",
-    "Material", "MaterialError",
-    "UNKNOWN", "DtmTable", "compute_table",
-    "SnSequence", "SnSet", "find_next_move", "find_situation_in_sequence", "load_s_n_sequence",
-    "SWAPS", "Swap_Type", "mirror",
-]
+__all__ = list(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    if name in _MODULE_OF:
+        from importlib import import_module
+
+        value = getattr(import_module(f".{_MODULE_OF[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

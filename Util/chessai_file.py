@@ -1,11 +1,20 @@
-"""The ``.chessAI`` file: every S_n of one material in a ZIP archive.
+"""The ``.chessAI`` file: every S_n of one material, written and read whole.
 
-As in the thesis, the file is a ZIP (deflate) holding one pickle.  The
-pickle holds only plain values (dict, str, int, bytes), never objects:
+A table is written in format version 4 (:mod:`Util.chessai_blocks`): a ZIP
+archive of stored members, the S_n bytes of each side to move in
+independently compressed blocks with an index, so that one position can be
+read without the rest (:mod:`Util.tablebase`).  This module writes tables
+and reads them whole (what a calculation does with the tables it leads
+into), in every version:
+
+- **4** (written): header.json and blocks, see :mod:`Util.chessai_blocks`.
+- **1-3** (read; version 3 also written for checkpoints): as in the thesis,
+  a ZIP (deflate) holding one pickle of plain values (dict, str, int,
+  bytes), never objects:
 
 ==================  ========================================================
 ``format``          ``"chessAI"``
-``version``         :data:`FORMAT_VERSION`
+``version``         1, 2 or 3 (see :data:`PICKLE_VERSION`)
 ``kind``            ``"table"`` (or ``"checkpoint"`` for a ``.partial`` file)
 ``material``        ``"KBNvK"``
 ``piece_list``      ``"KkBN"``, ``"KkQr"``: the thesis's PIECE_LIST as piece symbols
@@ -13,7 +22,7 @@ pickle holds only plain values (dict, str, int, bytes), never objects:
 ``dtm_white``       bytes: uint8 per index, White to move: n plies to mate,
                     odd when the side to move mates, even when it is mated;
                     255 = draw (duplicates of identical pieces also 255:
-                    see FORMAT_VERSION)
+                    see PICKLE_VERSION)
 ``dtm_black``       bytes: the same with Black to move
 ``board_counts``    ``{n: number of boards in S_n}`` (White mates)
 ``board_counts_black``  (version 3) the same for the S_n in which Black mates
@@ -21,11 +30,13 @@ pickle holds only plain values (dict, str, int, bytes), never objects:
 ``n_done``          (checkpoints only) the last finished ply
 ==================  ========================================================
 
+``python -m Util convert`` rewrites files of versions 1-3 as version 4.
 Reading never runs code from the file: the unpickler refuses every global
 name, so a pickle that would build an object is rejected before anything
-runs.  Every problem is reported as :class:`ChessAIFileError` naming the
-file and what is wrong.  Writes go to a temporary file that is renamed into
-place, so a crash never leaves half a file.
+runs; version 4 holds JSON and integers only.  Every problem is reported
+as :class:`ChessAIFileError` naming the file and what is wrong.  Writes go
+to a temporary file that is renamed into place, so a crash never leaves
+half a file.
 """
 
 from __future__ import annotations
@@ -44,6 +55,8 @@ from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, 
 import numpy as np
 from isal import isal_zlib
 
+from .chessai_blocks import (BLOCK_FORMAT_VERSION, SIDE_NAMES, BlockFile, ChessAIFileError, is_block_file,
+                             write_block_file)
 from .deflate import ParallelDeflate
 from .exits import to_unknown_from
 from .inflate import open_member
@@ -59,7 +72,9 @@ from .retrograde import UNKNOWN, DtmTable
 #: an even n with White to move is a Black win; ``board_counts_black`` counts those
 #: sets.  Tables with a lone black king are still written as version 2, byte for
 #: byte as before, so that readers of version 2 keep reading them.
-FORMAT_VERSION = 3
+PICKLE_VERSION = 3
+#: The version of the tables this project writes.
+FORMAT_VERSION = BLOCK_FORMAT_VERSION
 INDEX_SCHEME = "wk-fold-64"
 #: Fixed ZIP timestamp, so that equal tables give byte-identical files.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -75,10 +90,6 @@ _ISAL_LEVEL = int(os.environ.get("CHESSAI_ISAL_LEVEL", 1))
 _LARGE_PAYLOAD = 1 << 27  # bytes of S_n data (both sides); 4-piece tables stay far below
 #: Largest pickle accepted (two 5-piece pawn tables plus room): guards against ZIP bombs.
 _MAX_PAYLOAD = 2 * 32 * 64**4 + (1 << 24)
-
-
-class ChessAIFileError(ValueError):
-    """A ``.chessAI`` file that cannot be used; the message names the file and the reason."""
 
 
 #: Bytes of S_n data read per step: a side's data is read a piece at a time, never whole.
@@ -234,7 +245,8 @@ class _StoredSide:
             part = self.layout.blank_duplicates(part, UNKNOWN, first_slot=first)
             if self.n_done is not None:
                 to_unknown_from(part, self.n_done + 1)
-            self.digest.update(part)
+            if self.digest is not None:
+                self.digest.update(part)
             yield part
 
 
@@ -349,7 +361,7 @@ def _arrays_payload(material: Material, dtm_white: np.ndarray, dtm_black: np.nda
     layout, digest = Layout(material), hashlib.sha256()
     return {
         "format": "chessAI",
-        "version": 2 if material.lone_black_king else FORMAT_VERSION,
+        "version": 2 if material.lone_black_king else PICKLE_VERSION,
         "material": material.name,
         "piece_list": material.letters,
         "index_scheme": INDEX_SCHEME,
@@ -364,17 +376,37 @@ Counts = Union[Dict[int, int], Callable[[], Dict[int, int]]]
 
 def save_table(table: DtmTable, path: os.PathLike, board_counts: Counts,
                board_counts_black: Optional[Counts] = None) -> Path:
-    """Write ``table`` to ``path`` (deflate), atomically; returns the path.  ``board_counts``: boards per
-    S_n in which White mates; ``board_counts_black``: in which Black mates (needed when Black has pieces).
-    Either may be a function that returns them: it is called once the S_n data is written, so that they
-    can be counted meanwhile (see calculation.calculate_table)."""
+    """Write ``table`` to ``path`` in format version 4 (:mod:`Util.chessai_blocks`), atomically; returns
+    the path.  ``board_counts``: boards per S_n in which White mates; ``board_counts_black``: in which
+    Black mates (needed when Black has pieces).  Either may be a function that returns them: it is called
+    once the S_n data is written, so that they can be counted meanwhile (see
+    calculation.calculate_table)."""
+    material = table.material
+    if not material.lone_black_king and board_counts_black is None:
+        raise ValueError(f"{material}: Black has pieces, so the counts of Black's S_n are needed too")
+    layout = Layout(material)
+    header = {"kind": "table", "material": material.name, "piece_list": material.letters,
+              "index_scheme": INDEX_SCHEME, "entries_per_side": layout.size}
+
+    def counts() -> Dict[str, Dict[int, int]]:
+        found = {"board_counts": _Counts(board_counts).get()}
+        if board_counts_black is not None:
+            found["board_counts_black"] = _Counts(board_counts_black).get()
+        return found
+
+    sides = [_StoredSide(layout, values, None).pieces() for values in (table.dtm_white, table.dtm_black)]
+    return write_block_file(path, header, sides, counts)
+
+
+def save_table_version_3(table: DtmTable, path: os.PathLike, board_counts: Dict[int, int],
+                         board_counts_black: Optional[Dict[int, int]] = None) -> Path:
+    """Write ``table`` as the one-stream pickle files of versions 2-3 were written (version 2 for a lone
+    black king), for programs that read only those; :func:`save_table` writes the current version."""
     payload = _arrays_payload(table.material, table.dtm_white, table.dtm_black)
     payload["kind"] = "table"
     payload["board_counts"] = _Counts(board_counts)
     if not table.material.lone_black_king:
-        if board_counts_black is None:
-            raise ValueError(f"{table.material}: Black has pieces, so the counts of Black's S_n are needed too")
-        payload["board_counts_black"] = _Counts(board_counts_black)
+        payload["board_counts_black"] = _Counts(board_counts_black or {})
     path = Path(path)
     _write_atomic(path, payload, zipfile.ZIP_DEFLATED, _deflate_level(payload), _deflates_on_all_cores(payload))
     return path
@@ -426,7 +458,7 @@ def _read_payload(path: Path, sides: Tuple[bool, ...] = (True, False)) -> Tuple[
     version = payload.get("version")
     if not isinstance(version, int) or version < 1:
         raise fail(f"unknown format version {version!r}")
-    if version > FORMAT_VERSION:
+    if version > PICKLE_VERSION:
         raise fail(
             f"written in format version {version} by a newer version of this project; "
             f"this one reads versions up to {FORMAT_VERSION}: update the project"
@@ -498,6 +530,13 @@ def looks_finished(path: os.PathLike, material: Material) -> bool:
             members = archive.infolist()
     except (OSError, zipfile.BadZipFile):
         return False
+    names = {info.filename for info in members}
+    if "header.json" in names:  # version 4
+        try:
+            BlockFile(path, material).close()
+            return True
+        except (ChessAIFileError, OSError):
+            return False
     return (len(members) == 1 and members[0].filename == f"{material.name}.pickle"
             and members[0].file_size >= 2 * Layout(material).size)
 
@@ -511,6 +550,8 @@ def load_table(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int]]:
 def load_table_with_counts(path: os.PathLike) -> Tuple[DtmTable, Dict[int, int], Dict[int, int]]:
     """Read a table file; returns the table and the board counts per n of White's and of Black's S_n."""
     path = Path(path)
+    if is_block_file(path):
+        return _load_blocks(path, (True, False))
     payload, data_sha256 = _read_payload(path)
     if payload.get("kind") != "table":
         raise ChessAIFileError(f"{path}: this is a {payload.get('kind')!r} file, not a finished table")
@@ -526,11 +567,36 @@ def load_sides(path: os.PathLike, sides: Tuple[bool, ...]) -> DtmTable:
     halves the work of loading it).  Checked as :func:`load_table` checks, except the board counts,
     which need both sides' values."""
     path = Path(path)
+    if is_block_file(path):
+        return _load_blocks(path, sides)[0]
     payload, data_sha256 = _read_payload(path, sides)
     if payload.get("kind") != "table":
         raise ChessAIFileError(f"{path}: this is a {payload.get('kind')!r} file, not a finished table")
     material, dtm_white, dtm_black, _ = _checked_arrays(path, payload, data_sha256, wins=False)
     return DtmTable(material, dtm_white, dtm_black)
+
+
+def _load_blocks(path: Path, sides: Tuple[bool, ...]) -> Tuple[DtmTable, Dict[int, int], Dict[int, int]]:
+    """A version-4 file read whole (only ``sides``, True: White to move; the others empty), its blocks
+    decoded on all cores, every block checked; with the board counts."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .parallel import core_count
+
+    with BlockFile(path) as file, ThreadPoolExecutor(core_count()) as threads:
+        material, layout = file.material, Layout(file.material)
+        if file.entries != layout.size:
+            raise ChessAIFileError(f"{path}: the S_n data has the wrong size for {material} "
+                                   f"(expected {layout.size} entries per side)")
+        arrays = []
+        for side, white_to_move in enumerate((True, False)):
+            if white_to_move in sides:
+                values = file.side_array(side, threads)
+                layout.restore_duplicates(values)
+            else:
+                values = np.empty(0, np.uint8)
+            arrays.append(values)
+        return DtmTable(material, *arrays), file.counts("board_counts"), file.counts("board_counts_black")
 
 
 def _counts(path: Path, payload: dict, key: str, present: set) -> Dict[int, int]:

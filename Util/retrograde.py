@@ -155,6 +155,10 @@ class DtmTable:
         array = self.dtm_white if white_to_move else self.dtm_black
         return array[self.layout.encode_canonical(squares)]
 
+    def value(self, squares: Sequence[int], white_to_move: bool) -> int:
+        """The DTM value (UNKNOWN for a draw) of one position, given by its squares in PIECE_LIST order."""
+        return int(self.dtm([np.array([s]) for s in squares], white_to_move)[0])
+
 
 @dataclass
 class _Exits:

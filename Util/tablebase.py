@@ -1,0 +1,324 @@
+"""Probe any position up to five pieces from a folder of ``.chessAI`` files, as python-chess probes Gaviota.
+
+::
+
+    from Util.tablebase import open_tablebase
+
+    with open_tablebase("S_n_Results") as tablebase:
+        tablebase.probe_dtm(board)       # +n: the side to move mates in n plies; -n: it is mated in n
+        tablebase.probe_wdl(board)       # 1 win, 0 draw, -1 loss for the side to move
+        tablebase.probe_moves(board)     # every legal move with its outcome, best first
+
+A probe finds the material's file (either colour order: ``KvKQ`` is read as
+``KQvK`` with the board mirrored), reads the one block that holds the
+position and keeps decoded blocks in a least-recently-used cache with a
+byte limit (``cache_bytes``).  Files are opened when first needed and read
+with ``os.pread``; nothing is loaded whole.  A legal en passant capture is
+one more move of the position, combined with the stored value exactly as
+``chess.gaviota`` does.  One :class:`Tablebase` may be shared between
+threads.
+
+Files of format versions 1-3 (one deflate stream) are still read, whole,
+with a note that ``python -m Util convert`` makes them random-access.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Union
+
+import chess
+
+from .block_cache import DEFAULT_CACHE_BYTES, BlockCache
+from .block_table import BlockTable
+from .chessai_blocks import BlockFile, is_block_file
+from .exits import UNKNOWN
+from .material import Material, MaterialError, material_of_board
+
+#: Default folder of the tables.
+DEFAULT_DIRECTORY = "S_n_Results"
+
+
+class MissingTableError(KeyError):
+    """The table of a material is not in the folder; the message names the command that computes it."""
+
+    def __init__(self, material: Material, directory: Path) -> None:
+        self.material, self.directory = material, directory
+        super().__init__(f"no table for {material} in {directory}: compute it with: "
+                         f"python -m Util calculate {material} --results {directory}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class PositionError(ValueError):
+    """A position no table holds: more than five pieces, castling rights, or not a legal position."""
+
+
+@dataclass(frozen=True)
+class MoveProbe:
+    """One legal move and the position after it, valued from the side to move *after* the move (as
+    lichess's tablebase API gives it): ``dtm`` and ``wdl`` negative where the move wins."""
+
+    move: chess.Move
+    san: str
+    dtm: int
+    wdl: int
+    checkmate: bool
+    stalemate: bool
+    insufficient_material: bool
+    zeroing: bool
+    conversion: bool
+
+    @property
+    def uci(self) -> str:
+        return self.move.uci()
+
+    def rank(self) -> tuple:
+        """Sorts best first for the side that plays the move: fastest win, then draws, then the longest
+        loss."""
+        if self.wdl < 0 or self.checkmate:
+            return (0, abs(self.dtm), self.uci)
+        if self.wdl == 0:
+            return (1, 0, self.uci)
+        return (2, -self.dtm, self.uci)
+
+
+Table = Union[BlockTable, "DtmTable"]  # noqa: F821 (DtmTable: the whole table of an older file)
+
+
+class Tablebase:
+    """The tables in ``directory``; see the module's docstring.  ``cache_bytes``: limit of the cache of
+    decoded blocks shared by all tables."""
+
+    def __init__(self, directory: Union[str, os.PathLike] = DEFAULT_DIRECTORY, *,
+                 cache_bytes: int = DEFAULT_CACHE_BYTES, compute_missing: bool = False) -> None:
+        self.directory = Path(directory)
+        self.cache = BlockCache(cache_bytes)
+        self.compute_missing = compute_missing
+        self._tables: Dict[Material, Table] = {}
+        self._lock = threading.Lock()
+        self._store = None
+
+    # ---- tables ----------------------------------------------------------------------------------
+    def path_of(self, material: Material) -> Path:
+        return self.directory / f"{material.canonical.name}.chessAI"
+
+    def table(self, material: Union[Material, str]) -> Table:
+        """The table of ``material`` (either colour order; the stored one is the canonical material).
+        MissingTableError if its file is not in the folder (unless ``compute_missing``)."""
+        if isinstance(material, str):
+            material = Material.parse(material)
+        material = material.canonical
+        table = self._tables.get(material)
+        if table is None:
+            with self._lock:
+                table = self._tables.get(material)
+                if table is None:
+                    table = self._tables[material] = self._open(material)
+        return table
+
+    def _open(self, material: Material) -> Table:
+        path = self.path_of(material)
+        if not path.exists():
+            if self.compute_missing:
+                return self._computed(material)
+            raise MissingTableError(material, self.directory)
+        if is_block_file(path):
+            return BlockTable(BlockFile(path, material), self.cache)
+        from .chessai_file import load_table  # an older file: read whole
+
+        print(f"note: {path} is in an older format and is read whole; "
+              f"python -m Util convert --results {self.directory} makes it random-access", file=sys.stderr)
+        table = load_table(path)[0]
+        if table.material != material:
+            from .chessai_file import ChessAIFileError
+
+            raise ChessAIFileError(f"{path}: holds {table.material}, not {material}")
+        return table
+
+    def _computed(self, material: Material):
+        from .calculation import TableStore  # the engine: only where a table must be computed
+
+        if self._store is None:
+            self._store = TableStore(self.directory, progress=False)
+        return self._store.get(material)
+
+    def add(self, table: Table) -> None:
+        """Serve ``table`` (computed in memory, say) for its material."""
+        with self._lock:
+            self._tables[table.material] = table
+
+    def materials(self) -> List[Material]:
+        """The materials whose files are in the folder, fewest pieces first."""
+        found = []
+        for path in self.directory.glob("*.chessAI"):
+            try:
+                found.append(Material.parse(path.name[: -len(".chessAI")]))
+            except MaterialError:
+                continue
+        return sorted(found, key=lambda m: (m.piece_count, m.name))
+
+    def sequence(self, material: Union[Material, str]):
+        """The thesis's :class:`Util.sequence.SnSequence` of ``material`` over this tablebase."""
+        from .sequence import SnSequence
+
+        table = self.table(material)
+        return SnSequence(table, dict(table.board_counts) if hasattr(table, "board_counts") else None,
+                          store=self, board_counts_black=getattr(table, "board_counts_black", None))
+
+    # ---- probes ----------------------------------------------------------------------------------
+    def probe_value(self, board: chess.Board) -> int:
+        """The stored n of ``board`` as it stands, ignoring en passant (odd: the side to move mates; even:
+        it is mated), or -1 for a draw.  MissingTableError, PositionError as :meth:`probe_dtm`."""
+        material = _material(board)
+        if not material.white and not material.black:
+            return -1  # two bare kings
+        canonical = material.canonical
+        swapped = canonical != material
+        table = self.table(canonical)
+        squares = _squares(board, canonical.letters, swapped)
+        white_to_move = board.turn != swapped
+        value = table.value(squares, white_to_move)
+        return -1 if value == UNKNOWN else value
+
+    def probe_dtm(self, board: chess.Board) -> int:
+        """Signed depth to mate in plies, as ``chess.gaviota.probe_dtm``: +n when the side to move mates
+        in n, -n when it is mated in n, 0 for a draw or when the side to move is checkmated.
+
+        PositionError for castling rights, more than five pieces or an illegal position;
+        MissingTableError when the table (of the position, or of one an en passant capture leads to)
+        is not in the folder.
+        """
+        _check(board)
+        dtm = _signed(self.probe_value(board))
+        for move in board.generate_legal_ep():
+            board.push(move)
+            try:
+                if board.is_checkmate():
+                    child = 1
+                else:
+                    child = -_signed(self.probe_value(board))
+                    child += 1 if child > 0 else -1 if child < 0 else 0
+            finally:
+                board.pop()
+            dtm = min(dtm, child) if dtm * child > 0 else max(dtm, child)
+        return dtm
+
+    def get_dtm(self, board: chess.Board, default: Optional[int] = None) -> Optional[int]:
+        """:meth:`probe_dtm`, or ``default`` where the table is missing or the position is not one a
+        table holds."""
+        try:
+            return self.probe_dtm(board)
+        except (MissingTableError, PositionError):
+            return default
+
+    def probe_wdl(self, board: chess.Board) -> int:
+        """1 if the side to move wins, 0 for a draw (or a checkmate on the board), -1 if it loses, as
+        ``chess.gaviota.probe_wdl``."""
+        dtm = self.probe_dtm(board)
+        return (dtm > 0) - (dtm < 0)
+
+    def get_wdl(self, board: chess.Board, default: Optional[int] = None) -> Optional[int]:
+        try:
+            return self.probe_wdl(board)
+        except (MissingTableError, PositionError):
+            return default
+
+    def probe_moves(self, board: chess.Board) -> List[MoveProbe]:
+        """Every legal move with the value of the position after it, best first for the side to move."""
+        _check(board)
+        probes = []
+        for move in board.legal_moves:
+            san = board.san(move)
+            zeroing = board.is_zeroing(move)
+            conversion = board.is_capture(move) or move.promotion is not None
+            board.push(move)
+            try:
+                checkmate, stalemate = board.is_checkmate(), board.is_stalemate()
+                insufficient = board.is_insufficient_material()
+                dtm = 0 if checkmate or stalemate else self.probe_dtm(board)
+            finally:
+                board.pop()
+            wdl = -1 if checkmate else (dtm > 0) - (dtm < 0)
+            probes.append(MoveProbe(move, san, dtm, wdl, checkmate, stalemate, insufficient, zeroing, conversion))
+        return sorted(probes, key=MoveProbe.rank)
+
+    def close(self) -> None:
+        with self._lock:
+            for table in self._tables.values():
+                if isinstance(table, BlockTable):
+                    table.file.close()
+            self._tables.clear()
+        self.cache.clear()
+
+    def __enter__(self) -> "Tablebase":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Tablebase {self.directory}: cache {self.cache.bytes} of {self.cache.limit_bytes} bytes>"
+
+
+def open_tablebase(directory: Union[str, os.PathLike] = DEFAULT_DIRECTORY, *,
+                   cache_bytes: int = DEFAULT_CACHE_BYTES) -> Tablebase:
+    """A :class:`Tablebase` over ``directory`` (use it in a ``with`` block, or ``close()`` it)."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise FileNotFoundError(f"{directory}: no such folder of tables; compute tables into it with: "
+                                f"python -m Util calculate KQvK --results {directory}")
+    return Tablebase(directory, cache_bytes=cache_bytes)
+
+
+#: Checks that python-chess calls impossible to reach by a move, but that the tables (like Gaviota's) value.
+_CHECKS_THE_TABLES_HOLD = chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK
+
+
+def _check(board: chess.Board) -> None:
+    """PositionError unless the board is one a table can hold."""
+    if board.castling_rights:
+        raise PositionError(f"{board.fen()}: castling rights ({board.castling_xfen()}); the tables hold positions "
+                            f"without castling: write '-' in the FEN's castling field")
+    count = chess.popcount(board.occupied)
+    if count > 5:
+        raise PositionError(f"{board.fen()}: {count} pieces; the tables hold at most five, kings included")
+    status = board.status() & ~_CHECKS_THE_TABLES_HOLD
+    if status:
+        reasons = [name.replace("STATUS_", "").replace("_", " ").lower() for name in dir(chess)
+                   if name.startswith("STATUS_") and name != "STATUS_VALID" and status & getattr(chess, name)]
+        raise PositionError(f"{board.fen()}: not a legal position ({', '.join(reasons)})")
+
+
+def _material(board: chess.Board) -> Material:
+    try:
+        return material_of_board(board)
+    except MaterialError as error:
+        raise PositionError(f"{board.fen()}: {error}") from None
+
+
+def _squares(board: chess.Board, letters: str, swapped: bool) -> List[int]:
+    """The squares of the pieces named by ``letters`` (PIECE_LIST order), from the board with colours
+    and ranks exchanged where ``swapped``."""
+    squares, taken = [], {}
+    for letter in letters:
+        color = letter.isupper() != swapped
+        piece_type = chess.PIECE_SYMBOLS.index(letter.lower())
+        found = taken.get(letter)
+        if found is None:
+            found = taken[letter] = list(chess.scan_forward(board.pieces_mask(piece_type, color)))
+        square = found.pop()
+        squares.append(square ^ 56 if swapped else square)
+    return squares
+
+
+def _signed(value: int) -> int:
+    """A stored n (odd: the side to move mates) as a signed depth to mate; 0 for draws and checkmate."""
+    if value <= 0:
+        return 0
+    return value if value % 2 == 1 else -value
