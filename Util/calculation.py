@@ -24,6 +24,7 @@ from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 
+from .folders import RESULTS_DIR
 from .chessai_file import ChessAIFileError, load_checkpoint, load_sides, load_table, save_checkpoint, save_table
 from .exits import PromotionSlice, promotion_slices
 from .expansion import board_counts_by_winner
@@ -34,7 +35,6 @@ from .progress import progress_bar
 from .retrograde import DtmTable, compute_table, return_freed_memory
 
 #: Default folder of the ``.chessAI`` files (as in the thesis).
-RESULTS_DIR = Path(os.environ.get("CHESSAI_RESULTS", "S_n_Results"))
 
 MaterialLike = Union[str, Material]
 
@@ -59,6 +59,10 @@ class TableStore:
 
     def add(self, table: DtmTable) -> None:
         self._tables[table.material] = table
+
+    def table(self, material: MaterialLike) -> DtmTable:
+        """The table of ``material``: how :class:`Util.sequence.SnSequence` reads the tables it leads into."""
+        return self.get(material)
 
     def get(self, material: MaterialLike) -> DtmTable:
         material = _material(material)

@@ -53,11 +53,9 @@ from pathlib import Path
 from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
-from isal import isal_zlib
 
 from .chessai_blocks import (BLOCK_FORMAT_VERSION, SIDE_NAMES, BlockFile, ChessAIFileError, is_block_file,
                              write_block_file)
-from .deflate import ParallelDeflate
 from .exits import to_unknown_from
 from .inflate import open_member
 from .layout import Layout
@@ -78,16 +76,8 @@ FORMAT_VERSION = BLOCK_FORMAT_VERSION
 INDEX_SCHEME = "wk-fold-64"
 #: Fixed ZIP timestamp, so that equal tables give byte-identical files.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-#: Deflate level by table size.  Level 6 (zlib's default) packs the small tables
-#: best at well under a second; on a 5-piece pawn table (1 GB) it takes 37 s of a
-#: 4-minute run, where level 4 takes 11 s for a file 17 % larger (KRBPvK: 135 MB
-#: and 158 MB).  Both are plain deflate: any reader reads either.
-_DEFLATE_LEVEL_SMALL, _DEFLATE_LEVEL_LARGE = 6, 4
-#: The large tables that may change bytes (see _deflates_on_all_cores) are deflated by ISA-L (the PyPI
-#: package ``isal``), at this of its levels (0-3), on all cores.  One side of KRPvKQ, 64 MB from its middle:
-#: zlib level 4 0.84 s, 16.5 MB; ISA-L level 1 0.12 s, 17.3 MB; level 3 0.21 s, 17.2 MB.
-_ISAL_LEVEL = int(os.environ.get("CHESSAI_ISAL_LEVEL", 1))
-_LARGE_PAYLOAD = 1 << 27  # bytes of S_n data (both sides); 4-piece tables stay far below
+#: zlib's level for the one-stream files of versions 2-3 (its default).
+_DEFLATE_LEVEL = 6
 #: Largest pickle accepted (two 5-piece pawn tables plus room): guards against ZIP bombs.
 _MAX_PAYLOAD = 2 * 32 * 64**4 + (1 << 24)
 
@@ -173,30 +163,13 @@ class _PlainUnpickler(pickle._Unpickler):
         return payload, self.digest.hexdigest()
 
 
-def _deflate_level(payload: dict) -> int:
-    return _DEFLATE_LEVEL_LARGE if _is_large(payload) else _DEFLATE_LEVEL_SMALL
-
-
-def _is_large(payload: dict) -> bool:
-    return len(payload["dtm_white"]) + len(payload["dtm_black"]) >= _LARGE_PAYLOAD
-
-
-def _deflates_on_all_cores(payload: dict) -> bool:
-    """Whether the file is deflated on all cores (:mod:`Util.deflate`): large tables in which Black has
-    pieces.  A lone-king table keeps zlib's one-core stream, so that its file stays the same byte for byte
-    as every earlier version wrote it."""
-    return _is_large(payload) and payload["version"] >= 3
-
-
 def _set_level(info: zipfile.ZipInfo, level: int) -> None:
     """Give one ZIP member its deflate level (``compress_level`` from Python 3.13, ``_compresslevel`` before)."""
     setattr(info, "compress_level" if hasattr(info, "compress_level") else "_compresslevel", level)
 
 
-def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[int] = None,
-                  all_cores: bool = False) -> None:
-    """Pickle ``payload`` into a one-member ZIP at ``path``, through a temporary file renamed into place.
-    ``all_cores``: deflate on all cores (:class:`Util.deflate.ParallelDeflate`) instead of zlib's one."""
+def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[int] = None) -> None:
+    """Pickle ``payload`` into a one-member ZIP at ``path``, through a temporary file renamed into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
@@ -207,10 +180,6 @@ def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[i
                 _set_level(info, level)
             info.external_attr = 0o644 << 16
             with archive.open(info, "w") as member:  # pickled straight into the archive: no 1 GB copy first
-                if all_cores and hasattr(member, "_compressor"):
-                    # zipfile has no public way to take another compressor: its writer's own is replaced
-                    # before anything is written (should a later Python rename it, zlib's one core serves).
-                    member._compressor = ParallelDeflate(_ISAL_LEVEL, library=isal_zlib)
                 _StreamingPickler(member, protocol=4).dump(payload)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
@@ -408,7 +377,7 @@ def save_table_version_3(table: DtmTable, path: os.PathLike, board_counts: Dict[
     if not table.material.lone_black_king:
         payload["board_counts_black"] = _Counts(board_counts_black or {})
     path = Path(path)
-    _write_atomic(path, payload, zipfile.ZIP_DEFLATED, _deflate_level(payload), _deflates_on_all_cores(payload))
+    _write_atomic(path, payload, zipfile.ZIP_DEFLATED, _DEFLATE_LEVEL)
     return path
 
 

@@ -136,7 +136,7 @@ class _Tables:
 
     def get(self, material: Material) -> Optional[DtmTable]:
         if material not in self.by_material:
-            self._add(material, self.sequence.store.get(material) if material.white else None)
+            self._add(material, self.sequence.store.table(material) if material.white else None)
         return self.by_material[material]
 
     def look_up(self, material: Material, squares: List[int], white_to_move: bool) -> Tuple[int, int]:

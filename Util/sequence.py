@@ -25,11 +25,12 @@ import chess
 import numpy as np
 
 from .board_int import BoardIntError, board_squares, integer_squares
-from .calculation import RESULTS_DIR, TableStore
-from .chessai_file import load_table_with_counts
 from .expansion import board_counts_by_winner, boards_in_s_n
+from .exits import UNKNOWN
+from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
-from .retrograde import UNKNOWN, DtmTable
+from .retrograde import DtmTable
+from .tablebase import Tablebase
 
 
 class SnSet:
@@ -58,9 +59,14 @@ class SnSequence(SequenceABC):
     """All S_n of one material in which ``winner`` mates: ``sequence[n]`` is S_n, ``len(sequence)`` is the
     largest n plus one.  ``sequence.black`` is the sequence of the sets in which Black mates."""
 
-    def __init__(self, table: DtmTable, board_counts: Dict[int, int], store: Optional[TableStore] = None,
+    def __init__(self, table: DtmTable, board_counts: Dict[int, int], store=None,
                  path: Optional[Path] = None, board_counts_black: Optional[Dict[int, int]] = None,
                  winner: chess.Color = chess.WHITE):
+        """``table``: a :class:`Util.retrograde.DtmTable` or a :class:`Util.block_table.BlockTable`;
+        ``store``: where the tables that captures and promotions lead into come from (anything with
+        ``table(material)`` and ``add(table)``: a :class:`Util.tablebase.Tablebase`, or a
+        :class:`Util.calculation.TableStore` that computes them); by default a Tablebase over the
+        folder of ``path`` (or ``S_n_Results``) that computes a missing table in memory."""
         self.table = table
         self.material: Material = table.material
         self.piece_list = self.material.piece_list
@@ -68,13 +74,13 @@ class SnSequence(SequenceABC):
         self.counts_by_winner = {chess.WHITE: board_counts, chess.BLACK: board_counts_black or {}}
         self.board_counts = self.counts_by_winner[winner]
         self.path = path
-        self.store = store or TableStore(path.parent if path else None)
+        self.store = store or Tablebase(path.parent if path else RESULTS_DIR, compute_missing=True)
         self.store.add(table)
 
     @classmethod
-    def from_store(cls, store: TableStore, material) -> "SnSequence":
+    def from_store(cls, store, material) -> "SnSequence":
         """The sequence of ``material`` from a store (loaded from its folder or computed in memory)."""
-        table = store.get(material)
+        table = store.table(material)
         white, black = board_counts_by_winner(table)
         return cls(table, white, store=store, board_counts_black=black)
 
@@ -154,7 +160,7 @@ class SnSequence(SequenceABC):
             key = tuple((letter, len(found)) for letter, found in squares.items())
             if key not in tables:
                 material = material_of_board(board)
-                table = self.table if material == self.material else self.store.get(material)
+                table = self.table if material == self.material else self.store.table(material)
                 tables[key] = table, material != table.material
             table, swapped = tables[key]
             white_to_move = board.turn == chess.WHITE
@@ -172,7 +178,7 @@ class SnSequence(SequenceABC):
 
     def _value_without_ep(self, board: chess.Board) -> int:
         material = material_of_board(board)
-        table = self.table if material == self.material else self.store.get(material)
+        table = self.table if material == self.material else self.store.table(material)
         if material != table.material:  # stored with the colours the other way round
             board = board.mirror()
         return _lookup(table, board_squares(board, table.material.piece_list), board.turn == chess.WHITE)
@@ -221,7 +227,7 @@ def _lookup(table: DtmTable, squares, white_to_move: bool) -> int:
     """The table's n of one position (odd: the side to move mates), -1 for a draw."""
     if len(set(squares)) != len(squares):  # only from a board integer; a board never has that
         return -1
-    value = int(table.dtm([np.array([s]) for s in squares], white_to_move)[0])
+    value = table.value(squares, white_to_move)
     return -1 if value == UNKNOWN else value
 
 
@@ -233,7 +239,9 @@ def _signed(value: int) -> int:
 
 
 def load_s_n_sequence(filename: os.PathLike) -> SnSequence:
-    """Load a ``.chessAI`` file: a path, or a material name looked up in ``S_n_Results/``."""
+    """Open a ``.chessAI`` file: a path, or a material name looked up in ``S_n_Results/``.  A file of
+    format 4 is read block by block as positions are looked up (a few milliseconds to open, whatever
+    its size); the tables that captures and promotions lead into are taken from the same folder."""
     path = Path(filename)
     if not path.exists() and path.suffix != ".chessAI":
         candidate = RESULTS_DIR / f"{path.name}.chessAI"
@@ -242,8 +250,10 @@ def load_s_n_sequence(filename: os.PathLike) -> SnSequence:
         except MaterialError:
             pass
         path = candidate if candidate.exists() else path
-    table, counts, counts_black = load_table_with_counts(path)
-    return SnSequence(table, counts, path=path, board_counts_black=counts_black)
+    tablebase = Tablebase(path.parent, compute_missing=True)
+    table = tablebase.open_file(path)
+    white, black = tablebase.counts(table.material)
+    return SnSequence(table, white, store=tablebase, path=path, board_counts_black=black)
 
 
 def find_situation_in_sequence(board_int: int, s_n_sequence: SnSequence) -> int:

@@ -27,9 +27,10 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 import chess
 
@@ -37,10 +38,9 @@ from .block_cache import DEFAULT_CACHE_BYTES, BlockCache
 from .block_table import BlockTable
 from .chessai_blocks import BlockFile, is_block_file
 from .exits import UNKNOWN
+from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
 
-#: Default folder of the tables.
-DEFAULT_DIRECTORY = "S_n_Results"
 
 
 class MissingTableError(KeyError):
@@ -95,12 +95,13 @@ class Tablebase:
     """The tables in ``directory``; see the module's docstring.  ``cache_bytes``: limit of the cache of
     decoded blocks shared by all tables."""
 
-    def __init__(self, directory: Union[str, os.PathLike] = DEFAULT_DIRECTORY, *,
+    def __init__(self, directory: Union[str, os.PathLike] = RESULTS_DIR, *,
                  cache_bytes: int = DEFAULT_CACHE_BYTES, compute_missing: bool = False) -> None:
         self.directory = Path(directory)
         self.cache = BlockCache(cache_bytes)
         self.compute_missing = compute_missing
         self._tables: Dict[Material, Table] = {}
+        self._counts: Dict[Material, Tuple[Dict[int, int], Dict[int, int]]] = {}
         self._lock = threading.Lock()
         self._store = None
 
@@ -128,18 +129,39 @@ class Tablebase:
             if self.compute_missing:
                 return self._computed(material)
             raise MissingTableError(material, self.directory)
-        if is_block_file(path):
+        return self._read(path, material)
+
+    def _read(self, path: Path, material: Optional[Material]) -> Table:
+        """The table in ``path`` (of ``material``, where given): format 4 opened for probing, an older
+        file read whole."""
+        if is_block_file(path) or not zipfile.is_zipfile(path):  # BlockFile names what is wrong
             return BlockTable(BlockFile(path, material), self.cache)
-        from .chessai_file import load_table  # an older file: read whole
+        from .chessai_file import ChessAIFileError, load_table_with_counts
 
-        print(f"note: {path} is in an older format and is read whole; "
-              f"python -m Util convert --results {self.directory} makes it random-access", file=sys.stderr)
-        table = load_table(path)[0]
-        if table.material != material:
-            from .chessai_file import ChessAIFileError
-
+        print(f"note: {path} is in an older format and is read whole; python -m Util convert "
+              f"--results {path.parent} makes it random-access", file=sys.stderr)
+        table, white, black = load_table_with_counts(path)
+        if material is not None and table.material != material:
             raise ChessAIFileError(f"{path}: holds {table.material}, not {material}")
+        self._counts[table.material] = white, black
         return table
+
+    def open_file(self, path: Union[str, os.PathLike]) -> Table:
+        """The table in the file ``path`` (any name), served from now on for its material."""
+        table = self._read(Path(path), None)
+        self.add(table)
+        return table
+
+    def counts(self, material: Union[Material, str]) -> Tuple[Dict[int, int], Dict[int, int]]:
+        """Boards per n of the S_n in which White mates and of those in which Black mates, as stored."""
+        table = self.table(material)
+        if isinstance(table, BlockTable):
+            return table.board_counts, table.board_counts_black
+        if table.material not in self._counts:  # computed in memory
+            from .expansion import board_counts_by_winner
+
+            self._counts[table.material] = board_counts_by_winner(table)
+        return self._counts[table.material]
 
     def _computed(self, material: Material):
         from .calculation import TableStore  # the engine: only where a table must be computed
@@ -167,9 +189,8 @@ class Tablebase:
         """The thesis's :class:`Util.sequence.SnSequence` of ``material`` over this tablebase."""
         from .sequence import SnSequence
 
-        table = self.table(material)
-        return SnSequence(table, dict(table.board_counts) if hasattr(table, "board_counts") else None,
-                          store=self, board_counts_black=getattr(table, "board_counts_black", None))
+        white, black = self.counts(material)
+        return SnSequence(self.table(material), white, store=self, board_counts_black=black)
 
     # ---- probes ----------------------------------------------------------------------------------
     def probe_value(self, board: chess.Board) -> int:
@@ -218,9 +239,11 @@ class Tablebase:
             return default
 
     def probe_wdl(self, board: chess.Board) -> int:
-        """1 if the side to move wins, 0 for a draw (or a checkmate on the board), -1 if it loses, as
+        """1 if the side to move wins, 0 for a draw, -1 if it loses (a checkmate on the board too), as
         ``chess.gaviota.probe_wdl``."""
         dtm = self.probe_dtm(board)
+        if dtm == 0 and board.is_checkmate():
+            return -1
         return (dtm > 0) - (dtm < 0)
 
     def get_wdl(self, board: chess.Board, default: Optional[int] = None) -> Optional[int]:
@@ -266,7 +289,7 @@ class Tablebase:
         return f"<Tablebase {self.directory}: cache {self.cache.bytes} of {self.cache.limit_bytes} bytes>"
 
 
-def open_tablebase(directory: Union[str, os.PathLike] = DEFAULT_DIRECTORY, *,
+def open_tablebase(directory: Union[str, os.PathLike] = RESULTS_DIR, *,
                    cache_bytes: int = DEFAULT_CACHE_BYTES) -> Tablebase:
     """A :class:`Tablebase` over ``directory`` (use it in a ``with`` block, or ``close()`` it)."""
     directory = Path(directory)

@@ -19,12 +19,50 @@ def store(tmp_path_factory) -> TableStore:
 
 
 @pytest.fixture(scope="session")
-def sequence_of(store):
+def table_folder(store, tmp_path_factory):
+    """``write(material)``: the folder of table files (format 4) into which the material's table and those
+    it leads into have been written from the store; ``write.folder`` is that folder."""
+    from Util.chessai_file import save_table
+    from Util.expansion import board_counts_by_winner
+    from Util.material import Material
+
+    folder = tmp_path_factory.mktemp("table_files")
+
+    def write(material) -> Path:
+        material = Material.parse(material) if isinstance(material, str) else material
+        material = material.canonical
+        path = folder / f"{material.name}.chessAI"
+        if not path.exists() and (material.white or material.black):
+            for child in material.dependencies():
+                write(child)
+            table = store.get(material)
+            white, black = board_counts_by_winner(table)
+            save_table(table, path, white, None if material.lone_black_king else black)
+        return folder
+
+    write.folder = folder
+    return write
+
+
+@pytest.fixture(scope="session")
+def tablebase(table_folder):
+    """A Tablebase over ``table_folder``'s folder (fill it with ``table_folder(material)`` first)."""
+    from Util.tablebase import Tablebase
+
+    with Tablebase(table_folder.folder) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="session")
+def sequence_of(table_folder, tablebase):
+    """The SnSequence of a material read through the Tablebase from its file (format 4): every check made
+    through it goes through the block files and the stored index."""
     cache = {}
 
     def get(material: str) -> SnSequence:
         if material not in cache:
-            cache[material] = SnSequence.from_store(store, material)
+            table_folder(material)
+            cache[material] = tablebase.sequence(material)
         return cache[material]
 
     return get

@@ -13,6 +13,7 @@ import pytest
 
 from Util.calculation import TableStore, all_materials, calculation_order
 from Util.material import Material, MaterialError
+from Util.tests.boards import en_passant_boards, random_boards
 
 
 @pytest.mark.parametrize("name, canonical", [
@@ -41,23 +42,11 @@ def test_calculation_order_puts_every_table_after_those_it_needs():
         assert all(order.index(d) < position for d in material.dependencies() if d.piece_count > 2)
 
 
-def _random_boards(material: str, count: int, seed: int):
-    rng, letters, boards = random.Random(seed), Material.parse(material).letters, []
-    while len(boards) < count:
-        board = chess.Board(None)
-        for square, letter in zip(rng.sample(range(64), len(letters)), letters):
-            board.set_piece_at(square, chess.Piece.from_symbol(letter))
-        board.turn = rng.random() < 0.5
-        if board.is_valid():
-            boards.append(board)
-    return boards
-
-
 @pytest.mark.parametrize("material", ["KvKQ", "KRvKQ", "KPvKR", "KNvKP"])
 def test_boards_with_the_colours_swapped_get_gaviotas_signed_dtm(material, sequence_of, python_gaviota):
     """A KRvKQ board is looked up in KQvKR's table turned round; the answer must be python-chess's."""
     sequence = sequence_of(Material.parse(material).canonical.name)
-    boards = _random_boards(material, 150, seed=len(material))
+    boards = random_boards(material, 150, seed=len(material))
     wrong = [(b.fen(), sequence.dtm(b), python_gaviota.probe_dtm(b)) for b in boards
              if sequence.dtm(b) != python_gaviota.probe_dtm(b)]
     assert wrong == []
@@ -79,34 +68,11 @@ def test_the_sets_in_which_black_mates(sequence_of, python_gaviota):
             assert sequence.find_board(board) == n and sequence.white.find_board(board) == -1
 
 
-def _ep_boards(count: int, seed: int):
-    """Positions just after a double step, with a legal en passant capture (either colour)."""
-    rng, boards = random.Random(seed), []
-    while len(boards) < count:
-        file, beside = rng.randrange(8), rng.choice((-1, 1))
-        if not 0 <= file + beside < 8:
-            continue
-        white_pushed = rng.random() < 0.5
-        rank, behind = (3, -8) if white_pushed else (4, 8)
-        board = chess.Board(None)
-        pushed = chess.square(file, rank)
-        board.set_piece_at(pushed, chess.Piece(chess.PAWN, white_pushed))
-        board.set_piece_at(chess.square(file + beside, rank), chess.Piece(chess.PAWN, not white_pushed))
-        board.turn = not white_pushed
-        board.ep_square = pushed + behind
-        free = [s for s in range(64) if board.piece_at(s) is None and s not in (pushed + behind, pushed + 2 * behind)]
-        for square, color in zip(rng.sample(free, 2), (chess.WHITE, chess.BLACK)):
-            board.set_piece_at(square, chess.Piece(chess.KING, color))
-        if board.is_valid() and board.has_legal_en_passant():
-            boards.append(board)
-    return boards
-
-
 def test_en_passant_positions_get_gaviotas_value(sequence_of, python_gaviota):
     """Including positions where taking en passant is the only thing that saves the game."""
     sequence = sequence_of("KPvKP")
     saved = 0
-    for board in _ep_boards(300, seed=5):
+    for board in en_passant_boards(300, seed=5):
         assert sequence.dtm(board) == python_gaviota.probe_dtm(board), board.fen()
         without = board.copy()
         without.ep_square = None
@@ -121,7 +87,7 @@ def test_a_double_step_is_judged_with_the_reply_en_passant(sequence_of, python_g
     which counts Black's reply en passant."""
     sequence = sequence_of("KPvKP")
     checked = 0
-    for board in _ep_boards(200, seed=9):
+    for board in en_passant_boards(200, seed=9):
         parent = board.copy()
         pushed = chess.square(chess.square_file(board.ep_square), 3 if board.turn == chess.BLACK else 4)
         start = pushed - 16 if board.turn == chess.BLACK else pushed + 16

@@ -1,5 +1,7 @@
-"""The .chessAI file: round trip, determinism, and refusal of broken, foreign or hostile files."""
+"""The .chessAI file written and read whole: round trip, determinism, the older one-stream versions, and
+refusal of broken, foreign or hostile files.  (Probing single blocks: test_tablebase.py.)"""
 
+import json
 import pickle
 import zipfile
 
@@ -7,7 +9,7 @@ import numpy as np
 import pytest
 
 from Util.chessai_file import (FORMAT_VERSION, ChessAIFileError, load_sides, load_table, load_table_with_counts,
-                               save_table)
+                               save_table, save_table_version_3)
 from Util.expansion import board_counts, board_counts_by_winner
 from Util.material import Material
 
@@ -18,6 +20,20 @@ def kqk_file(tmp_path_factory, store):
     path = tmp_path_factory.mktemp("files") / "KQvK.chessAI"
     save_table(table, path, board_counts(table))
     return path
+
+
+@pytest.fixture(scope="module")
+def kqk_file_version_2(tmp_path_factory, store):
+    """KQvK as the one-stream pickle file that every version before 4 wrote."""
+    table = store.get("KQvK")
+    path = tmp_path_factory.mktemp("old_files") / "KQvK.chessAI"
+    save_table_version_3(table, path, board_counts(table))
+    return path
+
+
+def _header(path):
+    with zipfile.ZipFile(path) as archive:
+        return json.loads(archive.read("header.json"))
 
 
 def _payload(path):
@@ -39,9 +55,11 @@ def test_round_trip_keeps_every_value(material, store, tmp_path):
     assert np.array_equal(table.dtm_white, original.dtm_white)
     assert np.array_equal(table.dtm_black, original.dtm_black)
     assert counts == board_counts(original)
-    payload = _payload(path)
-    # tables with a lone black king keep format version 2, byte for byte as before version 3
-    assert payload["version"] == 2 and payload["piece_list"] == "Kk" + material[1:-2]
+    header = _header(path)
+    assert header["version"] == FORMAT_VERSION == 4 and header["piece_list"] == "Kk" + material[1:-2]
+    old = save_table_version_3(original, tmp_path / "old" / f"{material}.chessAI", board_counts(original))
+    assert _payload(old)["version"] == 2  # lone black king: the version every reader before 3 read
+    assert np.array_equal(load_table(old)[0].dtm_white, original.dtm_white)
 
 
 @pytest.mark.parametrize("material", ["KQvKR", "KPvKP"])
@@ -54,8 +72,11 @@ def test_tables_with_black_pieces_round_trip_with_both_winners(material, store, 
     assert np.array_equal(table.dtm_black, original.dtm_black)
     assert (counts, counts_black) == (white, black)
     assert counts and counts_black  # both sides mate somewhere in these tables
-    payload = _payload(path)
-    assert payload["version"] == FORMAT_VERSION == 3 and payload["piece_list"] == Material.parse(material).letters
+    assert _header(path)["piece_list"] == Material.parse(material).letters
+    old = save_table_version_3(original, tmp_path / "old" / f"{material}.chessAI", white, black)
+    assert _payload(old)["version"] == 3
+    table, counts, counts_black = load_table_with_counts(old)
+    assert np.array_equal(table.dtm_black, original.dtm_black) and (counts, counts_black) == (white, black)
 
 
 def test_the_deepest_value_is_kept_in_a_table_and_illegal_dropped_in_a_checkpoint(store, tmp_path):
@@ -102,7 +123,7 @@ def test_a_side_read_a_piece_at_a_time_is_the_side_written(piece, store, tmp_pat
     from Util import chessai_file
 
     original = store.get("KQvKR")
-    path = save_table(original, tmp_path / "KQvKR.chessAI", *board_counts_by_winner(original))
+    path = save_table_version_3(original, tmp_path / "KQvKR.chessAI", *board_counts_by_winner(original))
     monkeypatch.setattr(chessai_file, "_READ_PIECE", piece)
     table, _, _ = load_table_with_counts(path)
     assert np.array_equal(table.dtm_white, original.dtm_white)
@@ -132,17 +153,17 @@ def test_counts_given_late_are_written_as_counts_given_at_once(store, tmp_path):
 
 @pytest.mark.parametrize("material", ["KQvK", "KBNvK", "KQvKR"])
 def test_pieces_made_ahead_give_the_one_shot_stream(material, store, tmp_path):
-    """A side is written in pieces, each blanked and checksummed on another thread while the piece before
-    is deflated (KBNvK: ten a side).  The member must still be exactly zlib's one stream of the whole
-    pickle at the file's level, as pickle.dumps of the plain payload gives it: the bytes every earlier
-    version wrote."""
+    """The one-stream file (versions 2-3; checkpoints are written so too): a side is written in pieces,
+    each blanked and checksummed on another thread while the piece before is deflated (KBNvK: ten a
+    side).  The member must still be exactly zlib's one stream of the whole pickle, as pickle.dumps of
+    the plain payload gives it: the bytes every earlier version wrote."""
     import zlib
 
     from Util import chessai_file
 
     original = store.get(material)
     counts = board_counts_by_winner(original)
-    path = save_table(original, tmp_path / f"{material}.chessAI", *counts[: 1 if original.material.lone_black_king else 2])
+    path = save_table_version_3(original, tmp_path / f"{material}.chessAI", *counts[: 1 if original.material.lone_black_king else 2])
     with zipfile.ZipFile(path) as archive:
         info = archive.infolist()[0]
         with open(path, "rb") as raw:
@@ -152,7 +173,7 @@ def test_pieces_made_ahead_give_the_one_shot_stream(material, store, tmp_path):
             stored = raw.read(info.compress_size)
         payload = pickle.loads(archive.read(info))
     plain = pickle.dumps(payload, protocol=4)
-    level = chessai_file._deflate_level(payload)
+    level = chessai_file._DEFLATE_LEVEL
     one_shot = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
     assert stored == one_shot.compress(plain) + one_shot.flush()
 
@@ -182,10 +203,10 @@ def test_a_failure_while_making_the_pieces_reaches_the_writer_and_leaves_no_file
     assert threading.active_count() == before
 
 
-def test_sides_in_the_wrong_order_are_refused(kqk_file, tmp_path):
+def test_sides_in_the_wrong_order_are_refused(kqk_file_version_2, tmp_path):
     """The checksum is of White's data, then Black's, read as they come: a file that holds them the other
     way round (no writer does) is refused with that reason, not taken for damaged."""
-    payload = _payload(kqk_file)
+    payload = _payload(kqk_file_version_2)
     white = payload.pop("dtm_white")
     swapped = {**payload, "dtm_white": white}  # now after Black's data (and after the checksum too)
     path = tmp_path / "KQvK.chessAI"
@@ -194,55 +215,40 @@ def test_sides_in_the_wrong_order_are_refused(kqk_file, tmp_path):
         load_table(path)
 
 
-def test_large_tables_are_deflated_faster_and_read_the_same(store, tmp_path, monkeypatch):
-    """Above the size threshold the file uses the quicker deflate level: bigger, but the same table."""
-    from Util import chessai_file
-
-    original = store.get("KBNvK")
-    small_level = save_table(original, tmp_path / "six" / "KBNvK.chessAI", board_counts(original))
-    monkeypatch.setattr(chessai_file, "_LARGE_PAYLOAD", 0)
-    large_level = save_table(original, tmp_path / "four" / "KBNvK.chessAI", board_counts(original))
-    assert large_level.stat().st_size > small_level.stat().st_size
-    table, counts = load_table(large_level)
-    assert np.array_equal(table.dtm_white, original.dtm_white)
-    assert np.array_equal(table.dtm_black, original.dtm_black)
-    assert counts == board_counts(original)
-
-
-def test_large_tables_with_black_pieces_are_deflated_on_all_cores_and_read_the_same(store, tmp_path, monkeypatch):
-    """Large tables in which Black has pieces are deflated in pieces on all cores: other bytes than zlib's
-    one-core stream (so the all-core writer was used), but a sound ZIP holding the same table, and the
-    same bytes each time."""
-    from Util import chessai_file, deflate
+def test_blocks_that_end_anywhere_give_the_table_written(store, tmp_path, monkeypatch):
+    """Blocks of a size that divides no piece the writer is handed (pieces of whole white-king slots):
+    blocks are cut across pieces, the last one is short, and the table read back is the one written."""
+    from Util import chessai_blocks
 
     original = store.get("KQvKR")
     white, black = board_counts_by_winner(original)
-    monkeypatch.setattr(chessai_file, "_LARGE_PAYLOAD", 0)
-    monkeypatch.setattr(deflate, "PIECE", deflate.WINDOW * 4)  # many pieces in a small table
-    all_cores = [save_table(original, tmp_path / name / "KQvKR.chessAI", white, black) for name in ("a", "b")]
-    monkeypatch.setattr(chessai_file, "_deflates_on_all_cores", lambda payload: False)
-    one_core = save_table(original, tmp_path / "one" / "KQvKR.chessAI", white, black)
-    assert all_cores[0].read_bytes() == all_cores[1].read_bytes()
-    assert all_cores[0].read_bytes() != one_core.read_bytes()
-    with zipfile.ZipFile(all_cores[0]) as archive:
-        assert archive.testzip() is None  # the member's CRC matches what inflates
-    table, counts, counts_black = load_table_with_counts(all_cores[0])
+    monkeypatch.setattr(chessai_blocks, "BLOCK_ENTRIES", 1000)
+    path = save_table(original, tmp_path / "KQvKR.chessAI", white, black)
+    header = _header(path)
+    assert header["block_entries"] == 1000 and header["dtm_white"]["blocks"] == -(-original.dtm_white.size // 1000)
+    table, counts, counts_black = load_table_with_counts(path)
     assert np.array_equal(table.dtm_white, original.dtm_white)
     assert np.array_equal(table.dtm_black, original.dtm_black)
-    assert (counts, counts_black) == (white, black)
 
 
-def test_large_lone_king_tables_keep_the_one_core_stream(store, tmp_path, monkeypatch):
-    """Their files stay byte-identical to those every earlier version wrote."""
-    from Util import chessai_file, deflate
+def test_the_file_opens_with_standard_tools(kqk_file, store):
+    """A ZIP whose members are stored: zipfile tests every member's CRC-32, the header is plain JSON, and
+    each side's blocks member is a Zstandard stream whose frames decode, one after the other, to the
+    side's stored bytes (duplicates blank)."""
+    import zstandard
 
-    original = store.get("KBNvK")
-    monkeypatch.setattr(chessai_file, "_LARGE_PAYLOAD", 0)
-    monkeypatch.setattr(deflate, "PIECE", deflate.WINDOW * 4)
-    written = save_table(original, tmp_path / "written" / "KBNvK.chessAI", board_counts(original))
-    monkeypatch.setattr(chessai_file, "_deflates_on_all_cores", lambda payload: False)
-    one_core = save_table(original, tmp_path / "one" / "KBNvK.chessAI", board_counts(original))
-    assert written.read_bytes() == one_core.read_bytes()
+    from Util.layout import Layout
+    from Util.retrograde import UNKNOWN
+
+    original = store.get("KQvK")
+    with zipfile.ZipFile(kqk_file) as archive:
+        assert archive.testzip() is None
+        assert {info.compress_type for info in archive.infolist()} == {zipfile.ZIP_STORED}
+        blocks = archive.read("dtm_white.blocks")
+    reader = zstandard.ZstdDecompressor().stream_reader(blocks, read_across_frames=True)
+    stored = np.frombuffer(reader.read(), dtype=np.uint8)
+    assert np.array_equal(stored, Layout(original.material).blank_duplicates(original.dtm_white, UNKNOWN))
+    assert _header(kqk_file)["board_counts"] == {str(n): c for n, c in sorted(board_counts(original).items())}
 
 
 def test_version_1_files_are_still_read(store, tmp_path):
@@ -269,16 +275,20 @@ def test_saving_twice_gives_identical_bytes_and_leaves_no_temporary_files(kqk_fi
     assert [p.name for p in tmp_path.iterdir()] == ["again.chessAI"]
 
 
-def test_truncated_file_is_refused(kqk_file, tmp_path):
+@pytest.mark.parametrize("version", [4, 2])
+def test_truncated_file_is_refused(version, kqk_file, kqk_file_version_2, tmp_path):
+    good = kqk_file if version == 4 else kqk_file_version_2
     broken = tmp_path / "KQvK.chessAI"
-    broken.write_bytes(kqk_file.read_bytes()[: kqk_file.stat().st_size // 2])
+    broken.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
     with pytest.raises(ChessAIFileError, match=f"{broken}.*(ZIP|archive)"):
         load_table(broken)
 
 
-def test_flipped_byte_is_refused(kqk_file, tmp_path):
-    data = bytearray(kqk_file.read_bytes())
-    data[len(data) // 2] ^= 0xFF
+@pytest.mark.parametrize("version", [4, 2])
+def test_flipped_byte_is_refused(version, kqk_file, kqk_file_version_2, tmp_path):
+    good = kqk_file if version == 4 else kqk_file_version_2
+    data = bytearray(good.read_bytes())
+    data[len(data) // 3] ^= 0xFF
     broken = tmp_path / "KQvK.chessAI"
     broken.write_bytes(bytes(data))
     with pytest.raises(ChessAIFileError, match=str(broken)):
@@ -317,8 +327,8 @@ def test_pickle_that_would_run_code_is_refused_before_running(tmp_path):
     assert not marker.exists()
 
 
-def test_tampered_values_with_a_valid_zip_are_refused(kqk_file, tmp_path):
-    payload = _payload(kqk_file)
+def test_tampered_values_with_a_valid_zip_are_refused(kqk_file_version_2, tmp_path):
+    payload = _payload(kqk_file_version_2)
     white = bytearray(payload["dtm_white"])
     white[white.index(3)] = 5  # move one board from S_3 to S_5
     payload["dtm_white"] = bytes(white)
@@ -330,23 +340,40 @@ def test_tampered_values_with_a_valid_zip_are_refused(kqk_file, tmp_path):
         load_sides(tampered, (False,))
 
 
-def test_newer_format_version_says_to_update(kqk_file, tmp_path):
-    payload = _payload(kqk_file)
-    payload["version"] = FORMAT_VERSION + 1
+def test_newer_format_version_says_to_update(kqk_file, kqk_file_version_2, tmp_path):
+    payload = _payload(kqk_file_version_2)
+    payload["version"] = 3 + 1  # a pickle of a version this reader does not know
     newer = tmp_path / "KQvK.chessAI"
     _write(newer, pickle.dumps(payload))
     with pytest.raises(ChessAIFileError, match="newer version.*update"):
         load_table(newer)
+    newer_blocks = tmp_path / "blocks" / "KQvK.chessAI"
+    _rewrite_header(kqk_file, newer_blocks, version=FORMAT_VERSION + 1)
+    with pytest.raises(ChessAIFileError, match="newer version.*update"):
+        load_table(newer_blocks)
 
 
-def test_a_finished_table_is_told_from_its_zip_directory(kqk_file, tmp_path):
+def _rewrite_header(source, target, **changes):
+    """A copy of a version-4 file with header fields changed (a valid ZIP: the CRC-32s are new)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename == "header.json":
+                data = json.dumps({**json.loads(data), **changes}).encode()
+            new.writestr(info, data)
+
+
+@pytest.mark.parametrize("version", [4, 2])
+def test_a_finished_table_is_told_from_its_zip_directory(version, kqk_file, kqk_file_version_2, tmp_path):
     """``calculate --all`` skips a table whose file looks finished without reading its data; a truncated
     file, another material's file, a small archive or no file at all do not look finished."""
     from Util.chessai_file import looks_finished
 
+    kqk_file = kqk_file if version == 4 else kqk_file_version_2
     kqk = Material.parse("KQvK")
     assert looks_finished(kqk_file, kqk)
-    assert not looks_finished(kqk_file, Material.parse("KRvK"))  # the member is named KQvK.pickle
+    assert not looks_finished(kqk_file, Material.parse("KRvK"))  # the file names KQvK inside
     truncated = tmp_path / "KQvK.chessAI"
     truncated.write_bytes(kqk_file.read_bytes()[: kqk_file.stat().st_size // 2])
     assert not looks_finished(truncated, kqk)
