@@ -587,3 +587,16 @@ def load_checkpoint(path: os.PathLike, material: Material) -> Optional[Tuple[int
     if found != material:
         raise ChessAIFileError(f"{path}: a checkpoint of {found}, not of {material}")
     return payload["n_done"], dtm_white, dtm_black
+
+
+def convert_file(path: os.PathLike) -> Tuple[int, int, bool]:
+    """Rewrite a table file of format 1-3 as format 4, in place (atomically); a file of format 4 is left as
+    it is.  Returns the sizes before and after in bytes, and whether it was converted."""
+    path = Path(path)
+    before = path.stat().st_size
+    if is_block_file(path):
+        BlockFile(path).close()  # a damaged one is named
+        return before, before, False
+    table, counts, counts_black = load_table_with_counts(path)
+    save_table(table, path, counts, None if table.material.lone_black_king else counts_black)
+    return before, path.stat().st_size, True

@@ -165,6 +165,47 @@ def _cmd_stats(args) -> int:
     return 0
 
 
+def _cmd_convert(args) -> int:
+    from .chessai_file import FORMAT_VERSION, ChessAIFileError, convert_file
+
+    folder = Path(args.results) if args.results else None
+    paths = []
+    for name in args.file:
+        path = Path(name)
+        if not path.exists() and path.suffix != ".chessAI":
+            path = (folder or _results_dir()) / f"{Material.parse(name).canonical.name}.chessAI"
+        paths.append(path)
+    if not args.file:
+        folder = folder or _results_dir()
+        paths = sorted(folder.glob("*.chessAI"))
+        if not paths:
+            print(f"convert: no .chessAI files in {folder}", file=sys.stderr)
+            return 2
+    status = 0
+    for path in paths:
+        if not path.exists():
+            print(f"convert: {path}: no such file", file=sys.stderr)
+            status = 1
+            continue
+        try:
+            before, after, converted = convert_file(path)
+        except (ChessAIFileError, FileNotFoundError) as error:
+            print(f"convert: {error}", file=sys.stderr)
+            status = 1
+            continue
+        if converted:
+            print(f"{path}: format 1-3 -> {FORMAT_VERSION}, {before:,} -> {after:,} bytes", flush=True)
+        else:
+            print(f"{path}: already format {FORMAT_VERSION}, left as it is", flush=True)
+    return status
+
+
+def _results_dir() -> Path:
+    from .folders import RESULTS_DIR
+
+    return RESULTS_DIR
+
+
 def _cmd_bench(args) -> int:
     from .bench import DEFAULT_MATERIALS, FIVE_PIECE_MATERIALS, run_bench
 
@@ -172,6 +213,12 @@ def _cmd_bench(args) -> int:
         print(f"bench: --results {args.results} is not a folder; give the folder of computed tables "
               f"(python -m Util calculate --all --max-pieces 5 fills S_n_Results)", file=sys.stderr)
         return 2
+    if args.probe:
+        from .probe_bench import run_probe_bench
+        from .validation import reference_folder
+
+        run_probe_bench(args.results or _results_dir(), args.count, args.gaviota or reference_folder("gaviota"))
+        return 0
     run_bench(args.material + (FIVE_PIECE_MATERIALS if args.five else []) or DEFAULT_MATERIALS, args.results)
     return 0
 
@@ -200,8 +247,16 @@ def _cmd_verify(args) -> int:
             print(f"verify: {error}", file=sys.stderr)
             return 2
 
+        from .tablebase import Tablebase
+
+        files = Tablebase(store.results_dir, compute_missing=False)
+
         def check(material):
-            return exhaustive_against_gaviota(store.get(material), gaviota)
+            """A table in the folder is read as a probe reads it (block by block, through the stored
+            index); a missing one is computed in memory."""
+            material = Material.parse(material).canonical if isinstance(material, str) else material
+            on_file = files.path_of(material).exists()
+            return exhaustive_against_gaviota(files.table(material) if on_file else store.get(material), gaviota)
         what = "checked against Gaviota"
     failures = 0
     total = 0
@@ -282,6 +337,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "Black to move (both legal), so whoever is to move would rather pass")
     p.set_defaults(run=_cmd_stats)
 
+    p = sub.add_parser("convert", help="rewrite .chessAI files of older formats as random-access files (format 4)",
+                       description="Rewrites each .chessAI file of format 1-3 (one deflate stream, read whole) as "
+                                   "format 4 (blocks that a probe reads one at a time), in place and atomically; "
+                                   "the table inside is unchanged.  Without FILE: every file in the folder.")
+    p.add_argument("file", nargs="*", help=".chessAI files, or material names looked up in --results")
+    p.add_argument("--results", type=Path, default=None, help="folder of tables (default S_n_Results)")
+    p.set_defaults(run=_cmd_convert)
+
     p = sub.add_parser("bench", help="time, peak memory and file size of computing tables",
                        description="Compute each table from scratch in a fresh process and print one row: material, "
                                    "seconds, peak MB, positions (boards in any S_n), largest n, file size in KB. "
@@ -294,6 +357,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results", type=Path, default=None,
                    help="read the sub-tables from this folder of computed tables (e.g. S_n_Results) instead of "
                         "computing them first; only the measured table is computed, in a temporary folder")
+    p.add_argument("--probe", action="store_true",
+                   help="instead: what probing costs, for the tables in --results (default S_n_Results): "
+                        "a probe from the command line, warm and cold probes in one process, beside "
+                        "python-chess's Gaviota prober, a trainer game's start")
+    p.add_argument("--count", type=int, default=2000, help="with --probe: random positions probed (default 2000)")
+    p.add_argument("--gaviota", type=Path, help="with --probe: folder of Gaviota's *.gtb.cp4 files (default "
+                                                "$GAVIOTA_PATH or ../shared/tablebases/gaviota)")
     p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("verify", help="check every position of tables against Gaviota DTM",

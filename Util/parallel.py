@@ -13,7 +13,6 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence
 
-from .progress import progress_bar
 
 #: State a worker reads: set by :func:`map_chunks` before the fork.
 WORKER_STATE: dict = {}
@@ -41,6 +40,8 @@ def map_chunks(function: Callable[[Any], Any], chunks: Sequence[Any], *, state: 
     runs once in each worker (and here, when running in this process).
     ``sizes`` (items per chunk) drive the progress bar.
     """
+    from .progress import progress_bar  # tqdm's import is a quarter second that reading a table need not pay
+
     sizes = list(sizes) if sizes is not None else [1] * len(chunks)
     workers = min(workers or core_count(), max(1, len(chunks)))
     WORKER_STATE.clear()

@@ -19,18 +19,19 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence as SequenceABC
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Tuple
 
 import chess
 import numpy as np
 
 from .board_int import BoardIntError, board_squares, integer_squares
-from .expansion import board_counts_by_winner, boards_in_s_n
 from .exits import UNKNOWN
 from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
-from .retrograde import DtmTable
 from .tablebase import Tablebase
+
+if TYPE_CHECKING:
+    from .retrograde import DtmTable
 
 
 class SnSet:
@@ -49,6 +50,8 @@ class SnSet:
         return self.sequence.board_counts.get(self.n, 0)
 
     def __iter__(self) -> Iterator[int]:
+        from .expansion import boards_in_s_n  # the scan's machinery, which a probe does not need
+
         return (int(x) for x in boards_in_s_n(self.sequence.table, self.n, self.sequence.winner == chess.WHITE))
 
     def __repr__(self) -> str:
@@ -59,7 +62,7 @@ class SnSequence(SequenceABC):
     """All S_n of one material in which ``winner`` mates: ``sequence[n]`` is S_n, ``len(sequence)`` is the
     largest n plus one.  ``sequence.black`` is the sequence of the sets in which Black mates."""
 
-    def __init__(self, table: DtmTable, board_counts: Dict[int, int], store=None,
+    def __init__(self, table: "DtmTable", board_counts: Dict[int, int], store=None,
                  path: Optional[Path] = None, board_counts_black: Optional[Dict[int, int]] = None,
                  winner: chess.Color = chess.WHITE):
         """``table``: a :class:`Util.retrograde.DtmTable` or a :class:`Util.block_table.BlockTable`;
@@ -80,6 +83,8 @@ class SnSequence(SequenceABC):
     @classmethod
     def from_store(cls, store, material) -> "SnSequence":
         """The sequence of ``material`` from a store (loaded from its folder or computed in memory)."""
+        from .expansion import board_counts_by_winner
+
         table = store.table(material)
         white, black = board_counts_by_winner(table)
         return cls(table, white, store=store, board_counts_black=black)
@@ -150,8 +155,8 @@ class SnSequence(SequenceABC):
         """:meth:`value` of many boards (int64), with one table lookup per material and side to move
         instead of one per board: tens of times faster for thousands of boards."""
         out = np.empty(len(boards), dtype=np.int64)
-        tables: Dict[tuple, Tuple[DtmTable, bool]] = {}  # pieces on the board -> table, colours swapped
-        groups: Dict[tuple, Tuple[DtmTable, list]] = {}
+        tables: Dict[tuple, Tuple["DtmTable", bool]] = {}  # pieces on the board -> table, colours swapped
+        groups: Dict[tuple, Tuple["DtmTable", list]] = {}
         for i, board in enumerate(boards):
             if board.ep_square is not None and any(True for _ in board.generate_legal_ep()):
                 out[i] = self.value(board)
@@ -223,7 +228,7 @@ class SnSequence(SequenceABC):
         return dtm
 
 
-def _lookup(table: DtmTable, squares, white_to_move: bool) -> int:
+def _lookup(table: "DtmTable", squares, white_to_move: bool) -> int:
     """The table's n of one position (odd: the side to move mates), -1 for a draw."""
     if len(set(squares)) != len(squares):  # only from a board integer; a board never has that
         return -1

@@ -27,6 +27,7 @@ import numpy as np
 
 from .exits import UNKNOWN
 from .retrograde import DtmTable
+from .block_table import BlockTable
 from .sequence import SnSequence
 
 #: Outcomes for the side that moves.
@@ -261,9 +262,11 @@ def random_start(sequence: SnSequence, *, white_to_move: bool = True, outcome: s
                  max_plies: Optional[int] = None, seed: Optional[int] = None) -> chess.Board:
     """A random position of ``sequence``'s table to practise from: the side to move (``white_to_move``)
     gets ``outcome`` (``"win"``, ``"draw"`` or ``"loss"``) with best play, for a win or loss in
-    ``min_plies`` to ``max_plies`` plies.  Every board of the chosen S_n is equally likely, and each
-    S_n in the range as likely as its size.  ValueError says when the table has no such position."""
-    from .board_int import to_board
+    ``min_plies`` to ``max_plies`` plies.  Each S_n in the range is as likely as its size, and within it
+    every board (from a table read whole) or every stored position, which stands for its mirror images
+    too (from a file read block by block), equally likely.  ValueError says when the table has no such
+    position."""
+    from .board_int import encode_integers, to_board
 
     rng = np.random.default_rng(seed)
     if outcome not in ("win", "draw", "loss"):
@@ -283,8 +286,23 @@ def random_start(sequence: SnSequence, *, white_to_move: bool = True, outcome: s
                          f"in {min_plies} to {max_plies or 'any number of'} plies")
     ns = sorted(counts)
     n = int(rng.choice(ns, p=np.array([counts[k] for k in ns], dtype=float) / sum(counts.values())))
+    if isinstance(sequence.table, BlockTable):  # a random stored position, block by block: no side in memory
+        squares = sequence.table.layout.decode(np.array([_random_entry(sequence.table, white_to_move, n, rng)]))
+        return to_board(int(encode_integers(squares, white_to_move)[0]), sequence.piece_list)
     boards = np.fromiter(iter(sets[n]), dtype=np.int64)
     return to_board(int(rng.choice(boards)), sequence.piece_list)
+
+
+def _random_entry(table: BlockTable, white_to_move: bool, n: int, rng) -> int:
+    """The index of a random stored entry holding ``n``, found by decoding blocks in random order (without
+    the cache) until one holds it: each block is decoded at most once, so a rare n costs one pass."""
+    file = table.file
+    side = 0 if white_to_move else 1
+    for number in rng.permutation(file.blocks).tolist():
+        found = np.flatnonzero(np.frombuffer(file.block(side, number), dtype=np.uint8) == n)
+        if found.size:
+            return number * file.block_entries + int(rng.choice(found))
+    raise ValueError(f"{table.material}: no stored position holds n = {n}; the file's counts disagree with it")
 
 
 def _random_draw(sequence: SnSequence, white_to_move: bool, rng, tries: int = 20_000) -> chess.Board:

@@ -174,13 +174,13 @@ def exhaustive_against_gaviota(table: DtmTable, gaviota: NativeGaviota, chunk: i
     gaviota.set_material(material.white, material.black)
     probe = gaviota.dtm_plies
     white_pieces, black_pieces = layout.pieces_of
-    for side, array in enumerate((table.dtm_white, table.dtm_black)):
-        white_to_move = side == 0
+    for white_to_move in (True, False):
         for first in range(0, layout.size, chunk):
             index = np.arange(first, min(first + chunk, layout.size), dtype=np.int64)
             squares = layout.decode(index)
             legal = legal_with(layout.letters, squares, white_to_move)
-            ours = array[index[legal]].astype(np.int64)
+            # looked up as a probe looks them up (a file read block by block: through the stored index)
+            ours = table.dtm([s[legal] for s in squares], white_to_move).astype(np.int64)
             ours[ours == UNKNOWN] = -1
             columns = [s[legal].tolist() for s in squares]
             whites = list(zip(*(columns[i] for i in white_pieces)))
