@@ -19,11 +19,10 @@ import numpy as np
 
 from .block_cache import BlockCache
 from .chessai_blocks import BlockFile
-from .exits import UNKNOWN
 from .layout import Layout
 from .material import Material
 from .parallel import core_count
-from .stored_index import stored_index, stored_indices
+from .stored_index import stored_index_of, stored_indices
 
 
 class BlockTable:
@@ -33,8 +32,10 @@ class BlockTable:
         self.file = file
         self.material: Material = file.material
         self.cache = cache if cache is not None else BlockCache()
+        self._key = id(file)  # names this file's blocks in a cache that several tables share
         self.board_counts: Dict[int, int] = file.counts("board_counts")
         self.board_counts_black: Dict[int, int] = file.counts("board_counts_black")
+        self._stored_index = stored_index_of(self.material)
         self._sides: Dict[bool, np.ndarray] = {}
         self._sides_lock = threading.Lock()
 
@@ -45,14 +46,14 @@ class BlockTable:
     def block(self, white_to_move: bool, number: int) -> bytes:
         """One decoded block (duplicates blank), from the cache or the file."""
         side = 0 if white_to_move else 1
-        return self.cache.get((id(self.file), side, number), lambda: self.file.block(side, number))
+        return self.cache.get((self._key, side, number), lambda: self.file.block(side, number))
 
     def value(self, squares: Sequence[int], white_to_move: bool) -> int:
         """The DTM byte of one position (UNKNOWN for a draw), given by its distinct squares in PIECE_LIST
         order (any symmetry, identical pieces in any order)."""
-        index = stored_index(self.material, squares)
-        number, at = divmod(index, self.file.block_entries)
-        return self.block(white_to_move, number)[at]
+        number, at = divmod(self._stored_index.of(squares), self.file.block_entries)
+        side = 0 if white_to_move else 1
+        return self.cache.get((self._key, side, number), lambda: self.file.block(side, number))[at]
 
     def dtm(self, squares: Sequence[np.ndarray], white_to_move: bool) -> np.ndarray:
         """DTM values (UNKNOWN for a draw) of positions given by their squares in PIECE_LIST order, read

@@ -214,6 +214,14 @@ def write_block_file(path: os.PathLike, header: Dict, sides: List[Iterable[np.nd
 
 # ---- reading ---------------------------------------------------------------------------------------
 
+def material_hint(path: Path) -> str:
+    """The material a missing file's name stands for (``KQvK.chessAI``: KQvK), else a placeholder."""
+    try:
+        return Material.parse(path.name.split(".")[0]).canonical.name
+    except ValueError:
+        return "<MATERIAL>"
+
+
 def is_block_file(path: os.PathLike) -> bool:
     """Whether ``path`` is a ZIP archive with a ``header.json`` member (format 4 and later), judged from
     the ZIP directory alone; False for earlier versions, other files and unreadable ones."""
@@ -246,7 +254,7 @@ class BlockFile:
 
     def _open(self, expected: Optional[Material]) -> None:
         if not self.path.exists():
-            hint = expected.name if expected else "<MATERIAL>"
+            hint = expected.name if expected else material_hint(self.path)
             raise FileNotFoundError(f"{self.path}: no such file; compute it with: python -m Util calculate {hint}")
         try:
             with zipfile.ZipFile(self.path) as archive:

@@ -54,8 +54,8 @@ from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, 
 
 import numpy as np
 
-from .chessai_blocks import (BLOCK_FORMAT_VERSION, SIDE_NAMES, BlockFile, ChessAIFileError, is_block_file,
-                             write_block_file)
+from .chessai_blocks import (BLOCK_FORMAT_VERSION, BlockFile, ChessAIFileError, is_block_file,
+                             material_hint, write_block_file)
 from .exits import to_unknown_from
 from .inflate import open_member
 from .layout import Layout
@@ -389,14 +389,6 @@ def save_checkpoint(path: os.PathLike, material: Material, n_done: int, dtm_whit
     _write_atomic(Path(path), payload, zipfile.ZIP_STORED)
 
 
-def _material_hint(path: Path) -> str:
-    """The material a missing file's name stands for (``KQvK.chessAI``: KQvK), else a placeholder."""
-    try:
-        return Material.parse(path.name.split(".")[0]).name
-    except ValueError:
-        return "<MATERIAL>"
-
-
 def _read_payload(path: Path, sides: Tuple[bool, ...] = (True, False)) -> Tuple[dict, str]:
     """The file's payload, each side's data in it as a _SideRead (only ``sides`` kept, True: White to
     move), and the checksum of the data as read; every problem as ChessAIFileError."""
@@ -404,7 +396,7 @@ def _read_payload(path: Path, sides: Tuple[bool, ...] = (True, False)) -> Tuple[
         return ChessAIFileError(f"{path}: {reason}")
 
     if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file; compute it with: python -m Util calculate {_material_hint(path)}")
+        raise FileNotFoundError(f"{path}: no such file; compute it with: python -m Util calculate {material_hint(path)}")
     try:
         with open(path, "rb") as raw, zipfile.ZipFile(raw) as archive:
             members = archive.infolist()

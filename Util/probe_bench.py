@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys

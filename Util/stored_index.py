@@ -25,8 +25,8 @@ from .symmetry import TRANSFORMS, Swap_Type
 _DIAGONAL_ROW = 1 + list(Swap_Type).index(Swap_Type.DIAGONAL)
 
 
-class _IndexRules:
-    """A material's index arithmetic as plain Python lists."""
+class StoredIndex:
+    """A material's index arithmetic as plain Python lists: ``of(squares)`` is :func:`stored_index`."""
 
     def __init__(self, layout: Layout) -> None:
         self.fold_rows: List[List[int]] = [TRANSFORMS[row].tolist() for row in layout.fold.tolist()]
@@ -35,6 +35,16 @@ class _IndexRules:
         self.groups: List[Tuple[int, int]] = [(g[0], g[-1] + 1) for g in layout.identical_groups]
         self.diagonal_slot: List[bool] = layout.diagonal_slot.tolist()
         self.mirror: List[int] = TRANSFORMS[_DIAGONAL_ROW].tolist()
+
+    def of(self, squares: Sequence[int]) -> int:
+        """The stored entry of the position with these distinct squares (see :func:`stored_index`)."""
+        row = self.fold_rows[squares[0]]
+        folded = [row[s] for s in squares]
+        index = self.index(folded)
+        if self.diagonal_slot[self.slot_of_square[folded[0]]]:
+            mirror = self.mirror
+            index = min(index, self.index([mirror[s] for s in folded]))
+        return index
 
     def index(self, squares: List[int]) -> int:
         for start, end in self.groups:
@@ -47,22 +57,16 @@ class _IndexRules:
 
 
 @lru_cache(maxsize=None)
-def _rules(material: Material) -> _IndexRules:
-    return _IndexRules(Layout(material))
+def stored_index_of(material: Material) -> StoredIndex:
+    """The (shared) :class:`StoredIndex` of ``material``."""
+    return StoredIndex(Layout(material))
 
 
 def stored_index(material: Material, squares: Sequence[int]) -> int:
     """The stored entry of the position with these squares (PIECE_LIST order: white king, black king,
     White's pieces, Black's; any symmetry of it, identical pieces in any order).  The squares must be
     distinct (a real position); the result is then an index in ``range(Layout(material).size)``."""
-    rules = _rules(material)
-    row = rules.fold_rows[squares[0]]
-    folded = [row[s] for s in squares]
-    index = rules.index(folded)
-    if rules.diagonal_slot[rules.slot_of_square[folded[0]]]:
-        mirror = rules.mirror
-        index = min(index, rules.index([mirror[s] for s in folded]))
-    return index
+    return stored_index_of(material).of(squares)
 
 
 def stored_indices(layout: Layout, squares: Sequence[np.ndarray]) -> np.ndarray:

@@ -30,7 +30,7 @@ import threading
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Union
 
 import chess
 
@@ -40,6 +40,9 @@ from .chessai_blocks import BlockFile, is_block_file
 from .exits import UNKNOWN
 from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
+
+if TYPE_CHECKING:
+    from .retrograde import DtmTable
 
 
 
@@ -88,7 +91,8 @@ class MoveProbe:
         return (2, -self.dtm, self.uci)
 
 
-Table = Union[BlockTable, "DtmTable"]  # noqa: F821 (DtmTable: the whole table of an older file)
+#: A table as a Tablebase serves it: read block by block, or whole (an older file, or computed in memory).
+Table = Union[BlockTable, "DtmTable"]
 
 
 class Tablebase:
@@ -102,6 +106,7 @@ class Tablebase:
         self.compute_missing = compute_missing
         self._tables: Dict[Material, Table] = {}
         self._counts: Dict[Material, Tuple[Dict[int, int], Dict[int, int]]] = {}
+        self._pieces: Dict[tuple, tuple] = {}  # counts of each piece on the board -> _lookup_plan
         self._lock = threading.Lock()
         self._store = None
 
@@ -174,6 +179,7 @@ class Tablebase:
         """Serve ``table`` (computed in memory, say) for its material."""
         with self._lock:
             self._tables[table.material] = table
+            self._pieces.clear()
 
     def materials(self) -> List[Material]:
         """The materials whose files are in the folder, fewest pieces first."""
@@ -196,15 +202,27 @@ class Tablebase:
     def probe_value(self, board: chess.Board) -> int:
         """The stored n of ``board`` as it stands, ignoring en passant (odd: the side to move mates; even:
         it is mated), or -1 for a draw.  MissingTableError, PositionError as :meth:`probe_dtm`."""
-        material = _material(board)
-        if not material.white and not material.black:
-            return -1  # two bare kings
-        canonical = material.canonical
-        swapped = canonical != material
-        table = self.table(canonical)
-        squares = _squares(board, canonical.letters, swapped)
-        white_to_move = board.turn != swapped
-        value = table.value(squares, white_to_move)
+        white, black = board.occupied_co
+        pawns, knights, bishops, rooks, queens = board.pawns, board.knights, board.bishops, board.rooks, board.queens
+        counts = ((pawns & white).bit_count(), (knights & white).bit_count(), (bishops & white).bit_count(),
+                  (rooks & white).bit_count(), (queens & white).bit_count(), (pawns & black).bit_count(),
+                  (knights & black).bit_count(), (bishops & black).bit_count(), (rooks & black).bit_count(),
+                  (queens & black).bit_count())
+        found = self._pieces.get(counts)
+        if found is None:
+            material, swapped, plan = _lookup_plan(_material(board))
+            if material is None:
+                return -1  # two bare kings
+            found = self._pieces[counts] = (self.table(material), swapped, plan)
+        table, swapped, plan = found
+        squares = []
+        for piece_type, colour, rank in plan:
+            mask = board.pieces_mask(piece_type, colour)
+            for _ in range(rank):
+                mask &= mask - 1
+            square = chess.lsb(mask)
+            squares.append(square ^ 56 if swapped else square)
+        value = table.value(squares, board.turn != swapped)
         return -1 if value == UNKNOWN else value
 
     def probe_dtm(self, board: chess.Board) -> int:
@@ -277,6 +295,7 @@ class Tablebase:
                 if isinstance(table, BlockTable):
                     table.file.close()
             self._tables.clear()
+            self._pieces.clear()
         self.cache.clear()
 
     def __enter__(self) -> "Tablebase":
@@ -299,23 +318,41 @@ def open_tablebase(directory: Union[str, os.PathLike] = RESULTS_DIR, *,
     return Tablebase(directory, cache_bytes=cache_bytes)
 
 
-#: Checks that python-chess calls impossible to reach by a move, but that the tables (like Gaviota's) value.
-_CHECKS_THE_TABLES_HOLD = chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK
-
-
 def _check(board: chess.Board) -> None:
-    """PositionError unless the board is one a table can hold."""
+    """PositionError unless the board is one a table can hold: no castling rights, at most five pieces, one
+    king each, no pawn on the first or last rank, the side not to move not in check (checks that cannot
+    arise from a move are held, as in Gaviota)."""
     if board.castling_rights:
         raise PositionError(f"{board.fen()}: castling rights ({board.castling_xfen()}); the tables hold positions "
                             f"without castling: write '-' in the FEN's castling field")
     count = chess.popcount(board.occupied)
     if count > 5:
         raise PositionError(f"{board.fen()}: {count} pieces; the tables hold at most five, kings included")
-    status = board.status() & ~_CHECKS_THE_TABLES_HOLD
-    if status:
-        reasons = [name.replace("STATUS_", "").replace("_", " ").lower() for name in dir(chess)
-                   if name.startswith("STATUS_") and name != "STATUS_VALID" and status & getattr(chess, name)]
-        raise PositionError(f"{board.fen()}: not a legal position ({', '.join(reasons)})")
+    white_king, black_king = (board.kings & board.occupied_co[colour] for colour in (chess.WHITE, chess.BLACK))
+    if chess.popcount(white_king) != 1 or chess.popcount(black_king) != 1:
+        raise PositionError(f"{board.fen()}: not a legal position (each side needs exactly one king)")
+    if board.pawns & chess.BB_BACKRANKS:
+        raise PositionError(f"{board.fen()}: not a legal position (a pawn on the first or last rank)")
+    if board.is_attacked_by(board.turn, chess.lsb(black_king if board.turn == chess.WHITE else white_king)):
+        raise PositionError(f"{board.fen()}: not a legal position (opposite check: the side not to move is in "
+                            f"check)")
+
+
+def _lookup_plan(material: Material) -> tuple:
+    """How a board of ``material`` is looked up: ``(stored material, colours swapped, plan)``, where the
+    plan gives, per piece of the stored material's PIECE_LIST, the python-chess piece type and colour to
+    find on the board and how many lower squares of that piece to skip (identical pieces).  ``(None,
+    False, ())`` for two bare kings."""
+    if not material.white and not material.black:
+        return None, False, ()
+    canonical = material.canonical
+    swapped = canonical != material
+    plan, seen = [], {}
+    for letter in canonical.letters:
+        rank = seen.get(letter, 0)
+        seen[letter] = rank + 1
+        plan.append((chess.PIECE_SYMBOLS.index(letter.lower()), letter.isupper() != swapped, rank))
+    return canonical, swapped, tuple(plan)
 
 
 def _material(board: chess.Board) -> Material:
@@ -323,21 +360,6 @@ def _material(board: chess.Board) -> Material:
         return material_of_board(board)
     except MaterialError as error:
         raise PositionError(f"{board.fen()}: {error}") from None
-
-
-def _squares(board: chess.Board, letters: str, swapped: bool) -> List[int]:
-    """The squares of the pieces named by ``letters`` (PIECE_LIST order), from the board with colours
-    and ranks exchanged where ``swapped``."""
-    squares, taken = [], {}
-    for letter in letters:
-        color = letter.isupper() != swapped
-        piece_type = chess.PIECE_SYMBOLS.index(letter.lower())
-        found = taken.get(letter)
-        if found is None:
-            found = taken[letter] = list(chess.scan_forward(board.pieces_mask(piece_type, color)))
-        square = found.pop()
-        squares.append(square ^ 56 if swapped else square)
-    return squares
 
 
 def _signed(value: int) -> int:
