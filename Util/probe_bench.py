@@ -100,12 +100,14 @@ def whole_process(command: List[str]) -> tuple:
 
 def bench_command_line(directory: Path, materials: Sequence[Material], count: int) -> None:
     print("command line: python -m Util probe --dtm TABLE FEN (whole process, start-up included)")
+    seconds, peak, _ = whole_process([sys.executable, "-c", "import chess"])
+    print(f"  python -c 'import chess' (the floor) {seconds:5.2f} s {peak:6.0f} MB")
     rng = random.Random(2)
     for material in materials[:count]:
         board = random_boards(material, 1, rng)[0]
         path = directory / f"{material.name}.chessAI"
         seconds, peak, answer = whole_process([sys.executable, "-m", "Util", "probe", "--dtm", str(path), board.fen()])
-        print(f"  {material.name:8} {seconds:5.2f} s {peak:6.0f} MB   {board.fen()} -> {answer}", flush=True)
+        print(f"  {material.name:36} {seconds:5.2f} s {peak:6.0f} MB   {board.fen()} -> {answer}", flush=True)
 
 
 def bench_in_process(directory: Path, materials: Sequence[Material], count: int) -> None:
@@ -168,7 +170,7 @@ def _materials(directory: Path) -> List[Material]:
         return tablebase.materials()
 
 
-def run_probe_bench(directory: Path, count: int = 2000, gaviota_dir: Optional[Path] = None, five: int = 4) -> None:
+def run_probe_bench(directory: Path, count: int = 2000, gaviota_dir: Optional[Path] = None, five: int = 8) -> None:
     materials = [m for m in _materials(directory) if m.white or m.black]
     if not materials:
         print(f"bench --probe: no tables in {directory}; compute some with: python -m Util calculate --all "
