@@ -8,6 +8,7 @@ import chess
 import pytest
 
 from Util.bench import DEFAULT_MATERIALS
+from Util.block_table import BlockTable
 from Util.chessai_blocks import ChessAIFileError
 from Util.material import Material
 from Util.tablebase import MissingTableError, PositionError, Tablebase, open_tablebase
@@ -216,3 +217,41 @@ def test_files_of_the_older_format_are_still_read(store, tmp_path, python_gaviot
     with Tablebase(tmp_path) as old:
         assert [old.probe_dtm(b) for b in boards] == [python_gaviota.probe_dtm(b) for b in boards]
     assert "python -m Util convert" in capsys.readouterr().err
+
+
+def test_random_starts_from_a_block_file_have_the_outcome_asked_for(table_folder, tablebase, python_gaviota):
+    """random_start over a file read block by block (no side decoded whole): the side to move wins or
+    loses in a distance in the range asked for, as Gaviota says."""
+    from Util.trainer import random_start
+
+    table_folder("KQvKR")
+    sequence = tablebase.sequence("KQvKR")
+    for seed in range(6):
+        white_to_move, outcome = seed % 2 == 0, ("win", "loss")[seed // 3 % 2]
+        board = random_start(sequence, white_to_move=white_to_move, outcome=outcome, min_plies=9, max_plies=31,
+                             seed=seed)
+        dtm = python_gaviota.probe_dtm(board)
+        assert board.turn == white_to_move and 9 <= abs(dtm) <= 31 and (dtm > 0) == (outcome == "win"), board.fen()
+    assert not sequence.table._sides  # no side was decoded whole
+
+
+def test_convert_rewrites_older_files_and_keeps_their_answers(store, tmp_path, python_gaviota):
+    import subprocess
+    import sys
+
+    from Util.chessai_file import save_table_version_3
+    from Util.expansion import board_counts_by_winner
+
+    table = store.get("KQvKR")
+    save_table_version_3(table, tmp_path / "KQvKR.chessAI", *board_counts_by_winner(table))
+    before = (tmp_path / "KQvKR.chessAI").stat().st_size
+    done = subprocess.run([sys.executable, "-m", "Util", "convert", "--results", str(tmp_path)],
+                          capture_output=True, text=True, check=True)
+    assert f"KQvKR.chessAI: format 1-3 -> 4, {before:,} -> " in done.stdout
+    again = subprocess.run([sys.executable, "-m", "Util", "convert", "--results", str(tmp_path), "KQvKR"],
+                           capture_output=True, text=True, check=True)
+    assert "already format 4" in again.stdout
+    boards = random_boards("KQvKR", 40, seed=23)
+    with Tablebase(tmp_path) as converted:
+        assert isinstance(converted.table("KQvKR"), BlockTable)
+        assert [converted.probe_dtm(b) for b in boards] == [python_gaviota.probe_dtm(b) for b in boards]
