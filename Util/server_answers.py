@@ -193,6 +193,7 @@ def position(tablebase, board: chess.Board) -> dict:
     after it, and whether the position is a mutual zugzwang."""
     answer = standard(tablebase, board)
     answer["fen"] = board.fen()
+    answer["check"] = board.is_check()
     answer["status"] = status_line(board, answer["dtm"], {"win": 1, "draw": 0, "loss": -1}[answer["category"]])
     for entry in answer["moves"]:
         board.push_uci(entry["uci"])
