@@ -290,8 +290,7 @@ def _cmd_notebooks(args) -> int:
 
 
 def _cmd_serve(args) -> int:
-    from .calculation import RESULTS_DIR
-    from .server import serve
+    from .server import RESULTS_DIR, serve
 
     results = args.results or RESULTS_DIR
     if not Path(results).is_dir():

@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from . import server_answers as answers
 from .material import MaterialError
-from .server_stopgap import MissingTableError, PositionError, open_tablebase
+from .tablebase import MissingTableError, PositionError, open_tablebase
 
 #: Where the page's HTML is (committed) and where setup puts its bundle (not committed).
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -41,13 +41,15 @@ BUNDLE_DIR = WEB_DIR / "dist"
 MAX_QUERY_BYTES = 1024
 #: The folder a worker process reads its tables from (uvicorn's workers import the app by name).
 RESULTS_ENV = "CHESSAI_SERVER_RESULTS"
+#: The folder ``python -m Util calculate`` writes to (as Util.calculation, without importing the engine).
+RESULTS_DIR = Path(os.environ.get("CHESSAI_RESULTS", "S_n_Results"))
 CACHE_BYTES = 64 << 20
 
 
 def create_app(results: Optional[os.PathLike] = None, cache_bytes: int = CACHE_BYTES) -> Starlette:
     """The application over the tables in ``results`` (default: $CHESSAI_SERVER_RESULTS, else
     S_n_Results)."""
-    folder = Path(results or os.environ.get(RESULTS_ENV) or "S_n_Results")
+    folder = Path(results or os.environ.get(RESULTS_ENV) or RESULTS_DIR)
     tablebase = open_tablebase(folder, cache_bytes=cache_bytes)
 
     def fen_of(request: Request) -> chess.Board:
@@ -124,6 +126,9 @@ async def _bad_request(request: Request, error: Exception) -> JSONResponse:
 
 async def _missing_table(request: Request, error: MissingTableError) -> JSONResponse:
     command = f"python -m Util calculate {error.material}"
+    folder = Path(getattr(error, "directory", RESULTS_DIR))
+    if folder.resolve() != Path(RESULTS_DIR).resolve():  # calculate writes to $CHESSAI_RESULTS
+        command = f"CHESSAI_RESULTS={folder} {command}"
     return JSONResponse({"error": f"the table {error.material} is not computed: run `{command}`",
                          "command": command}, status_code=404)
 
