@@ -17,9 +17,8 @@ from typing import List, Optional
 
 import chess
 
-from .material import Material, MaterialError, material_of_board
-from .trainer import DRAW, LOSS, WIN, MoveOutcome, hardest_best_move, is_mutual_zugzwang, judge, \
-    move_comment, random_start
+from .material import Material, MaterialError
+from .trainer import DRAW, LOSS, WIN, MoveOutcome, judge, move_comment, random_start
 
 #: Longest FEN accepted: a legal five-piece FEN is under 60 characters.
 MAX_FEN_LENGTH = 100
@@ -130,13 +129,22 @@ def parse_int(text: Optional[str], name: str, default: Optional[int]) -> Optiona
 def standard(tablebase, board: chess.Board) -> dict:
     """lichess's ``/standard`` answer for ``board``."""
     probes = tablebase.probe_moves(board)
-    answer = _position_fields(board, tablebase.probe_dtm(board), tablebase.probe_wdl(board))
+    dtm = tablebase.probe_dtm(board)
+    answer = _position_fields(board, dtm, wdl_of(board, dtm))
     answer["moves"] = [
         {"uci": p.move.uci(), "san": p.san, "zeroing": p.zeroing, "conversion": p.conversion,
          "category": _CATEGORY[p.wdl], "dtz": None, "precise_dtz": None, "dtm": p.dtm,
          "checkmate": p.checkmate, "stalemate": p.stalemate, "insufficient_material": p.insufficient_material}
         for p in probes]
     return answer
+
+
+def wdl_of(board: chess.Board, dtm: int) -> int:
+    """1 win, 0 draw, -1 loss for the side to move, from its ``dtm``: a side checkmated has lost (as
+    ``chess.gaviota.probe_wdl`` says)."""
+    if board.is_checkmate():
+        return -1
+    return (dtm > 0) - (dtm < 0)
 
 
 def _position_fields(board: chess.Board, dtm: int, wdl: int) -> dict:
@@ -149,7 +157,8 @@ def mainline(tablebase, board: chess.Board) -> dict:
     """lichess's ``/standard/mainline`` answer: the line to mate with best play on both sides (the mating
     side takes a fastest mate, the other a longest defence); empty for a draw.  ``winner`` is ``"w"``,
     ``"b"`` or null."""
-    dtm, wdl = tablebase.probe_dtm(board), tablebase.probe_wdl(board)
+    dtm = tablebase.probe_dtm(board)
+    wdl = wdl_of(board, dtm)
     winner = None if wdl == 0 else ("w" if (board.turn == chess.WHITE) == (wdl > 0) else "b")
     line, board = [], board.copy(stack=False)
     while dtm != 0 and not board.is_game_over() and len(line) < MAX_MAINLINE:
@@ -228,23 +237,38 @@ def verdict(tablebase, board: chess.Board, move: chess.Move) -> dict:
 
 
 def reply(tablebase, board: chess.Board) -> dict:
-    """The server's move in ``board`` (a best move that leaves the opponent the hardest task, see
-    ``Util.trainer.hardest_best_move``) with its verdict; BadRequest if the game is over."""
+    """The server's move in ``board`` with its verdict: a best move, and among several the one that leaves
+    the opponent the fewest replies keeping its own best result (its hardest task; ties: the first in
+    the tablebase's order).  BadRequest if the game is over."""
     if board.is_game_over():
         raise BadRequest("the game is over in this position: there is no move to reply")
-    if chess.popcount(board.occupied) == 2:
-        move = next(iter(board.legal_moves))
-    else:
-        move = hardest_best_move(board, tablebase.sequence(material_of_board(board))).move
-    return verdict(tablebase, board, move)
+    outcomes = _outcomes(tablebase.probe_moves(board))
+    best = [o for o in outcomes if o.rank == outcomes[0].rank]
+
+    def good_replies(outcome: MoveOutcome) -> int:
+        after = board.copy(stack=False)
+        after.push(outcome.move)
+        if after.is_game_over():
+            return 0
+        replies = _outcomes(tablebase.probe_moves(after))
+        return sum(r.rank == replies[0].rank for r in replies)
+
+    choice = best[0] if len(best) == 1 else min(best, key=good_replies)
+    return verdict(tablebase, board, choice.move)
 
 
 def zugzwang(tablebase, board: chess.Board) -> bool:
-    """Whether the position is a mutual zugzwang: with the other side to move, the side to move would do
-    better (both positions legal).  Two bare kings are none."""
+    """Whether the position is a mutual zugzwang: White to move does worse for White than Black to move
+    (both positions legal), so whoever is to move would rather pass.  Two bare kings are none."""
     if chess.popcount(board.occupied) == 2:
         return False
-    return is_mutual_zugzwang(board, tablebase.sequence(material_of_board(board)))
+    other = board.copy(stack=False)
+    other.turn, other.ep_square = not board.turn, None
+    if other.status() & ~(chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK):
+        return False
+    white, black = (board, other) if board.turn == chess.WHITE else (other, board)
+    for_white = wdl_of(white, tablebase.probe_dtm(white))
+    return for_white < -wdl_of(black, tablebase.probe_dtm(black))
 
 
 def distances(tablebase, material: Material, side: chess.Color) -> dict:

@@ -328,3 +328,16 @@ def test_every_example_of_the_documentation_answers_as_shown(server):
                 assert re.sub(r"CHESSAI_RESULTS=\S+ ", "", answer[key]) == value, (url, key, answer[key])
             else:
                 assert answer[key] == value, (url, key, answer[key])
+
+
+def test_checkmate_stalemate_and_bare_kings_as_lichess_gives_them(server):
+    status, mated = get_json(server, "/standard", fen="k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")
+    assert status == 200 and mated["checkmate"] and mated["moves"] == []
+    assert mated["category"] == "loss" and mated["dtm"] == 0  # the side to move has lost
+    assert get_json(server, "/standard/mainline", fen="k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")[1] == \
+        {"dtz": None, "precise_dtz": None, "mainline": [], "winner": "w"}
+    status, stalemate = get_json(server, "/standard", fen="k7/8/1QK5/8/8/8/8/8 b - - 0 1")
+    assert stalemate["stalemate"] and stalemate["category"] == "draw" and stalemate["dtm"] == 0
+    status, kings = get_json(server, "/standard", fen="8/8/8/3k4/8/8/8/K7 w - - 0 1")
+    assert status == 200 and kings["insufficient_material"] and kings["category"] == "draw"
+    assert all(m["category"] == "draw" and m["insufficient_material"] for m in kings["moves"])

@@ -35,6 +35,12 @@ function say(text, kind = '') {
   const status = $('#status');
   status.textContent = text;
   status.className = `status ${kind}`;
+  boardMoved();
+}
+
+// Chessground keeps where the board is on the page; text or bars above it that grow move it.
+function boardMoved() {
+  ground.state.dom.bounds.clear();
 }
 
 // ---- showing a position -------------------------------------------------------------------------------
@@ -148,7 +154,7 @@ function goTo(ply) {
 // ---- playing moves ------------------------------------------------------------------------------------
 
 function onBoardMove(orig, dest) {
-  if (!position) return;
+  if (game.mode === 'edit' || !position) return; // in the editor pieces move freely
   const candidates = position.moves.filter((m) => m.uci.startsWith(orig + dest));
   if (candidates.length === 1) return playMove(candidates[0].uci, 'you');
   if (candidates.length > 1) return choosePromotion(orig + dest);
@@ -218,6 +224,7 @@ function setMode(mode) {
   for (const tab of document.querySelectorAll('.tabs button')) tab.setAttribute('aria-selected', tab.dataset.mode === mode);
   for (const name of ['analyse', 'practice', 'random', 'edit']) $(`#panel-${name}`).hidden = name !== mode;
   $('#spare-top').hidden = $('#spare-bottom').hidden = mode !== 'edit';
+  boardMoved();
   if (mode === 'edit') return enterEditor();
   if (mode === 'random') loadMaterials();
   game.hint = false;
