@@ -17,8 +17,9 @@ from typing import List, Optional
 
 import chess
 
-from .material import Material, MaterialError
-from .trainer import DRAW, LOSS, WIN, MoveOutcome, judge, move_comment, random_start
+from .material import Material, MaterialError, material_of_board
+from .trainer import DRAW, LOSS, WIN, MoveOutcome, hardest_best_move, is_mutual_zugzwang, judge, \
+    move_comment, random_start
 
 #: Longest FEN accepted: a legal five-piece FEN is under 60 characters.
 MAX_FEN_LENGTH = 100
@@ -140,8 +141,8 @@ def standard(tablebase, board: chess.Board) -> dict:
 
 
 def wdl_of(board: chess.Board, dtm: int) -> int:
-    """1 win, 0 draw, -1 loss for the side to move, from its ``dtm``: a side checkmated has lost (as
-    ``chess.gaviota.probe_wdl`` says)."""
+    """1 win, 0 draw, -1 loss for the side to move, from its ``dtm`` (without probing again): a side
+    checkmated has lost, as ``chess.gaviota.probe_wdl`` says."""
     if board.is_checkmate():
         return -1
     return (dtm > 0) - (dtm < 0)
@@ -237,38 +238,22 @@ def verdict(tablebase, board: chess.Board, move: chess.Move) -> dict:
 
 
 def reply(tablebase, board: chess.Board) -> dict:
-    """The server's move in ``board`` with its verdict: a best move, and among several the one that leaves
-    the opponent the fewest replies keeping its own best result (its hardest task; ties: the first in
-    the tablebase's order).  BadRequest if the game is over."""
+    """The server's move in ``board`` (a best move that leaves the opponent the hardest task, see
+    ``Util.trainer.hardest_best_move``) with its verdict; BadRequest if the game is over."""
     if board.is_game_over():
         raise BadRequest("the game is over in this position: there is no move to reply")
-    outcomes = _outcomes(tablebase.probe_moves(board))
-    best = [o for o in outcomes if o.rank == outcomes[0].rank]
-
-    def good_replies(outcome: MoveOutcome) -> int:
-        after = board.copy(stack=False)
-        after.push(outcome.move)
-        if after.is_game_over():
-            return 0
-        replies = _outcomes(tablebase.probe_moves(after))
-        return sum(r.rank == replies[0].rank for r in replies)
-
-    choice = best[0] if len(best) == 1 else min(best, key=good_replies)
-    return verdict(tablebase, board, choice.move)
+    if chess.popcount(board.occupied) == 2:  # bare kings: no table, every move draws
+        return verdict(tablebase, board, next(iter(board.legal_moves)))
+    move = hardest_best_move(board, tablebase.sequence(material_of_board(board))).move
+    return verdict(tablebase, board, move)
 
 
 def zugzwang(tablebase, board: chess.Board) -> bool:
-    """Whether the position is a mutual zugzwang: White to move does worse for White than Black to move
-    (both positions legal), so whoever is to move would rather pass.  Two bare kings are none."""
+    """Whether the position is a mutual zugzwang (``Util.trainer.is_mutual_zugzwang``): White to move does
+    worse for White than Black to move, both positions legal.  Two bare kings are none."""
     if chess.popcount(board.occupied) == 2:
         return False
-    other = board.copy(stack=False)
-    other.turn, other.ep_square = not board.turn, None
-    if other.status() & ~(chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK):
-        return False
-    white, black = (board, other) if board.turn == chess.WHITE else (other, board)
-    for_white = wdl_of(white, tablebase.probe_dtm(white))
-    return for_white < -wdl_of(black, tablebase.probe_dtm(black))
+    return is_mutual_zugzwang(board, tablebase.sequence(material_of_board(board)))
 
 
 def distances(tablebase, material: Material, side: chess.Color) -> dict:
