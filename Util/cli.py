@@ -297,10 +297,10 @@ def _cmd_serve(args) -> int:
         print(f"serve: no folder {results}: compute tables first, e.g. python -m Util calculate KQvK "
               f"(or name a folder of .chessAI files with --results)", file=sys.stderr)
         return 2
-    if args.workers < 1:
-        print("serve: --workers must be 1 or more", file=sys.stderr)
+    if args.workers < 1 or args.cache_mb < 1:
+        print("serve: --workers and --cache-mb must be 1 or more", file=sys.stderr)
         return 2
-    serve(args.host, args.port, results, args.workers)
+    serve(args.host, args.port, results, args.workers, args.cache_mb)
     return 0
 
 
@@ -419,6 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder of .chessAI tables (default S_n_Results, or $CHESSAI_RESULTS)")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes sharing the port (default 1); the server keeps no state per person")
+    p.add_argument("--cache-mb", type=int, default=64,
+                   help="each process's cache of decoded table blocks, in MB (default 64)")
     p.set_defaults(run=_cmd_serve)
     return parser
 

@@ -43,14 +43,18 @@ MAX_QUERY_BYTES = 1024
 RESULTS_ENV = "CHESSAI_SERVER_RESULTS"
 #: The folder ``python -m Util calculate`` writes to (as Util.calculation, without importing the engine).
 RESULTS_DIR = Path(os.environ.get("CHESSAI_RESULTS", "S_n_Results"))
-CACHE_BYTES = 64 << 20
+#: The block cache of each server process (``--cache-mb``), passed to workers as $CHESSAI_SERVER_CACHE_MB.
+CACHE_MB = 64
+CACHE_ENV = "CHESSAI_SERVER_CACHE_MB"
 
 
-def create_app(results: Optional[os.PathLike] = None, cache_bytes: int = CACHE_BYTES) -> Starlette:
+def create_app(results: Optional[os.PathLike] = None, cache_mb: Optional[int] = None) -> Starlette:
     """The application over the tables in ``results`` (default: $CHESSAI_SERVER_RESULTS, else
-    S_n_Results)."""
+    $CHESSAI_RESULTS or S_n_Results) with a block cache of ``cache_mb`` MB (default: $CHESSAI_SERVER_CACHE_MB,
+    else 64)."""
     folder = Path(results or os.environ.get(RESULTS_ENV) or RESULTS_DIR)
-    tablebase = open_tablebase(folder, cache_bytes=cache_bytes)
+    cache_mb = cache_mb or int(os.environ.get(CACHE_ENV) or CACHE_MB)
+    tablebase = open_tablebase(folder, cache_bytes=cache_mb << 20)
 
     def fen_of(request: Request) -> chess.Board:
         return answers.parse_fen(request.query_params.get("fen"))
@@ -159,14 +163,16 @@ class LimitQuery:
         await self.app(scope, receive, send)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, results: os.PathLike = "S_n_Results", workers: int = 1) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, results: os.PathLike = RESULTS_DIR, workers: int = 1,
+          cache_mb: int = CACHE_MB) -> None:
     """Run the server until interrupted (Ctrl-C)."""
     import uvicorn
 
     folder = Path(results).resolve()
-    os.environ[RESULTS_ENV] = str(folder)
-    count = len(open_tablebase(folder).materials())
+    os.environ[RESULTS_ENV], os.environ[CACHE_ENV] = str(folder), str(cache_mb)
+    with open_tablebase(folder) as tablebase:
+        count = len(tablebase.materials())
     print(f"serving {count} tables from {folder} on http://{host}:{port}/ ({workers} worker"
-          f"{'s' if workers != 1 else ''}); Ctrl-C stops", flush=True)
+          f"{'s' if workers != 1 else ''}, block cache {cache_mb} MB each); Ctrl-C stops", flush=True)
     uvicorn.run("Util.server:create_app", factory=True, host=host, port=port, workers=workers,
                 access_log=False, log_level="warning", timeout_keep_alive=30)

@@ -35,7 +35,7 @@ export function distancesText(answer) {
   const losses = answer.loss.map((d) => d.plies);
   const win = wins.length ? `mates in ${ranges(wins)} plies` : 'never mates';
   const loss = losses.length ? `is mated in ${ranges(losses)} plies` : 'is never mated';
-  return `In ${answer.material} with ${side} to move, ${side} ${win}; ${side} ${loss}. Draws are possible unless the table says otherwise.`;
+  return `In ${answer.material} with ${side} to move, ${side} ${win}; ${side} ${loss}.`;
 }
 
 // The game as PGN, each move with its comment (who mates in how many plies after it).
