@@ -341,3 +341,13 @@ def test_checkmate_stalemate_and_bare_kings_as_lichess_gives_them(server):
     status, kings = get_json(server, "/standard", fen="8/8/8/3k4/8/8/8/K7 w - - 0 1")
     assert status == 200 and kings["insufficient_material"] and kings["category"] == "draw"
     assert all(m["category"] == "draw" and m["insufficient_material"] for m in kings["moves"])
+
+
+def test_two_worker_processes_answer_as_one(server, tmp_path):
+    """``--workers 2``: uvicorn's processes share the port; the server keeps no state, so each answers
+    every request as the single process does."""
+    fens = [KQKR, "8/8/8/8/3Pp3/8/8/K6k b - d3 0 1", "4k3/8/8/8/8/8/8/4K1Q1 w - - 0 1"]
+    with running_server(tables_folder(), tmp_path / "workers.log", workers=2) as two:
+        for fen in fens * 4:
+            assert get_json(two, "/standard", fen=fen) == get_json(server, "/standard", fen=fen)
+    assert "Traceback" not in (tmp_path / "workers.log").read_text()
