@@ -273,7 +273,7 @@ def distances(tablebase, material: Material, side: chess.Color) -> dict:
 def random_position(tablebase, material: Material, outcome: str, side: chess.Color, min_plies: int,
                     max_plies: Optional[int], seed: Optional[int]) -> dict:
     """A random position of ``material`` with ``side`` to move and ``outcome`` (win/draw/loss for it) in
-    ``min_plies``..``max_plies`` plies; BadRequest when the table has none."""
+    ``min_plies``..``max_plies`` plies (``Util.trainer.random_start``); BadRequest when the table has none."""
     if outcome not in ("win", "draw", "loss"):
         raise BadRequest(f"outcome {outcome!r}: use win, draw or loss")
     if material.piece_count > 5:
