@@ -227,6 +227,10 @@ function setMode(mode) {
   boardMoved();
   if (mode === 'edit') return enterEditor();
   if (mode === 'random') loadMaterials();
+  if (mode === 'practice' && !game.moves.length) {
+    // before a game starts, offer the side to move
+    document.querySelector(`input[name=practice-side][value=${turnOf(fenNow())}]`).checked = true;
+  }
   game.hint = false;
   show();
 }
@@ -392,10 +396,22 @@ function writeUrl() {
   history.replaceState(null, '', `?${params}`);
 }
 
+// Without a position in the URL: KQvKR, or a position of a table the server has if it lacks that one.
+async function firstPosition() {
+  try {
+    const { materials } = await get('/api/materials');
+    if (!materials.length || materials.includes('KQvKR')) return DEFAULT_FEN;
+    const largest = materials[materials.length - 1];
+    return (await get('/api/random', { material: largest, outcome: 'win', side: 'w' })).fen;
+  } catch {
+    return DEFAULT_FEN; // the status line will say what is wrong
+  }
+}
+
 // Replays the moves of a link (each through the server, which checks it and gives its verdict).
 async function readUrl() {
   const params = new URLSearchParams(location.search);
-  game.start = (params.get('fen') || DEFAULT_FEN).replaceAll('_', ' ');
+  game.start = (params.get('fen') || (await firstPosition())).replaceAll('_', ' ');
   if (params.get('mode') === 'practice') {
     game.mode = 'practice';
     game.side = params.get('side') === 'b' ? 'b' : 'w';
