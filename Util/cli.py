@@ -1,4 +1,4 @@
-"""Command line: ``python -m Util calculate | probe | stats | bench | verify | notebooks``.
+"""Command line: ``python -m Util calculate | probe | stats | bench | verify | notebooks | serve``.
 
 This is a public interface that scripts call: keep the output formats.
 """
@@ -289,6 +289,21 @@ def _cmd_notebooks(args) -> int:
     return 0
 
 
+def _cmd_serve(args) -> int:
+    from .server import RESULTS_DIR, serve
+
+    results = args.results or RESULTS_DIR
+    if not Path(results).is_dir():
+        print(f"serve: no folder {results}: compute tables first, e.g. python -m Util calculate KQvK "
+              f"(or name a folder of .chessAI files with --results)", file=sys.stderr)
+        return 2
+    if args.workers < 1 or args.cache_mb < 1:
+        print("serve: --workers and --cache-mb must be 1 or more", file=sys.stderr)
+        return 2
+    serve(args.host, args.port, results, args.workers, args.cache_mb)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m Util", description="Chess endgame S_n tables by retrograde analysis.",
                                      epilog=EPILOG)
@@ -391,6 +406,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", nargs="*", metavar="PREFIX", help="run only notebooks whose names start so, e.g. 02")
     p.add_argument("--output-dir", type=Path, help="where executed copies go (default Tests/executed)")
     p.set_defaults(run=_cmd_notebooks)
+
+    p = sub.add_parser("serve", help="serve the tables over HTTP: lichess's tablebase API and the trainer page",
+                       description="Serve the tables of --results over HTTP until Ctrl-C: lichess's tablebase API "
+                                   "(GET /standard?fen=..., /standard/mainline?fen=...), the trainer's endpoints "
+                                   "under /api/ and the trainer page at /. docs/server.md has the endpoints with "
+                                   "examples. The page's JavaScript is built by bash scripts/setup.sh.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only; "
+                                                       "0.0.0.0: every interface)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--results", type=Path, default=None,
+                   help="folder of .chessAI tables (default S_n_Results, or $CHESSAI_RESULTS)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="server processes sharing the port (default 1); the server keeps no state per person")
+    p.add_argument("--cache-mb", type=int, default=64,
+                   help="each process's cache of decoded table blocks, in MB (default 64)")
+    p.set_defaults(run=_cmd_serve)
     return parser
 
 

@@ -9,8 +9,11 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 # libgaviotatb1: Gaviota's C prober (validation); gaviotatb: the 3-piece tables;
 # stockfish: the engine notebook 05 compares the AI with (/usr/games/stockfish);
-# chromium: the browser the test of notebook 03 drives through Playwright.
-packages=(libgaviotatb1 gaviotatb stockfish chromium)
+# chromium: the browser the tests of notebook 03 and of the trainer page drive through Playwright;
+# nodejs, npm: install and bundle the trainer page's JavaScript (web/: chessground, esbuild).
+packages=(libgaviotatb1 gaviotatb stockfish chromium nodejs)
+# A Node.js from elsewhere (NodeSource's nodejs) brings its own npm and conflicts with Debian's package.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
 missing=()
 # "install ok installed" only: a removed package can still be known to dpkg (config files left).
@@ -34,4 +37,10 @@ if [ -d /usr/share/gaviotatb/gtb4 ] && [ ! -e gaviota ]; then
   mkdir gaviota
   ln -s /usr/share/gaviotatb/gtb4/*.gtb.cp4 gaviota/
 fi
-echo "setup: ready (.venv)"
+# The trainer page (python -m Util serve): chessground from npm at the versions of the lock file,
+# bundled into web/dist/, which the server serves; nothing is fetched when the page is used.
+if [ ! -f web/dist/main.js ] || [ web/package-lock.json -nt web/dist/main.js ] || [ -n "$(find web/src -newer web/dist/main.js 2>/dev/null)" ]; then
+  echo "setup: building the trainer page (web/: npm ci, esbuild)"
+  (cd web && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build)
+fi
+echo "setup: ready (.venv, web/dist)"

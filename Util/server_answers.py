@@ -1,0 +1,291 @@
+"""What the tablebase server answers, as JSON-ready dicts, apart from any web framework.
+
+The lichess-shaped answers (:func:`standard`, :func:`mainline`) follow lichess's tablebase API: a
+position's ``category`` and ``dtm`` are for the side to move; each move's values are those of the
+position after it, from the side then to move, so a winning move shows ``"category": "loss"``.  ``dtm``
+is in signed plies as ``chess.gaviota`` gives it (+n: the side to move mates in n plies, -n: it is
+mated in n, 0: a draw or already mated).  We have no DTZ: ``dtz`` and ``precise_dtz`` are null.
+
+Bad input raises :class:`BadRequest` (the server's 400) with a sentence saying what was wrong and what
+to do; a table not computed raises the tablebase's ``MissingTableError`` (the server's 404).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import List, Optional
+
+import chess
+
+from .material import Material, MaterialError, material_of_board
+from .trainer import DRAW, LOSS, WIN, MoveOutcome, hardest_best_move, is_mutual_zugzwang, judge, \
+    move_comment, random_start
+
+#: Longest FEN accepted: a legal five-piece FEN is under 60 characters.
+MAX_FEN_LENGTH = 100
+#: Longest mainline followed, in plies (the longest five-piece mate is far shorter).
+MAX_MAINLINE = 1000
+EXAMPLE_FEN = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
+_CATEGORY = {1: "win", 0: "draw", -1: "loss"}
+_STATUS_WORDS = [
+    (chess.STATUS_NO_WHITE_KING, "White has no king"),
+    (chess.STATUS_NO_BLACK_KING, "Black has no king"),
+    (chess.STATUS_TOO_MANY_KINGS, "a side has more than one king"),
+    (chess.STATUS_TOO_MANY_WHITE_PAWNS, "White has more than eight pawns"),
+    (chess.STATUS_TOO_MANY_BLACK_PAWNS, "Black has more than eight pawns"),
+    (chess.STATUS_PAWNS_ON_BACKRANK, "a pawn stands on the first or last rank"),
+    (chess.STATUS_TOO_MANY_WHITE_PIECES, "White has more than sixteen pieces"),
+    (chess.STATUS_TOO_MANY_BLACK_PIECES, "Black has more than sixteen pieces"),
+    (chess.STATUS_BAD_CASTLING_RIGHTS, "the castling rights do not fit the board"),
+    (chess.STATUS_INVALID_EP_SQUARE, "the en passant square is impossible here"),
+    (chess.STATUS_OPPOSITE_CHECK, "the side not to move is in check"),
+    (chess.STATUS_EMPTY, "the board is empty"),
+    (chess.STATUS_RACE_CHECK, "both kings are in check"),
+    (chess.STATUS_RACE_OVER, "the race is over"),
+    (chess.STATUS_RACE_MATERIAL, "race material"),
+]
+
+
+class BadRequest(ValueError):
+    """Input the server cannot answer; the message says what was wrong and what to do (HTTP 400)."""
+
+
+def parse_fen(text: Optional[str]) -> chess.Board:
+    """The board of a FEN as a query gives it (underscores may stand for spaces, as in lichess's links).
+
+    Raises :class:`BadRequest` for a missing, over-long or malformed FEN, a position that is not legal,
+    more than five pieces, or castling rights (the tables hold positions without them)."""
+    if text is None or not text.strip():
+        raise BadRequest(f"no position: give one as ?fen=..., e.g. ?fen={EXAMPLE_FEN.replace(' ', '_')}")
+    if len(text) > MAX_FEN_LENGTH:
+        raise BadRequest(f"the FEN is {len(text)} characters long; a FEN of up to five pieces needs fewer than "
+                         f"{MAX_FEN_LENGTH}")
+    text = text.strip().replace("_", " ")
+    fields = text.split()
+    if len(fields) < 2:
+        raise BadRequest(f"no side to move in {text!r}: add ' w' or ' b' after the board")
+    if len(fields) > 2 and fields[2] != "-":
+        raise BadRequest(f"castling rights {fields[2]!r}: the tables hold positions without castling; write '-'")
+    try:
+        board = chess.Board(text)
+    except ValueError as error:
+        raise BadRequest(f"not a valid FEN: {error}") from None
+    pieces = chess.popcount(board.occupied)
+    if pieces > 5:
+        raise BadRequest(f"{pieces} pieces on the board: the tables hold positions of at most five pieces "
+                         "(kings included)")
+    # checks no move can give are valued by the tables (as by Gaviota's and lichess's): not refused
+    status = board.status() & ~(chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK)
+    if status != chess.STATUS_VALID:
+        reasons = [words for flag, words in _STATUS_WORDS if status & flag] or [f"python-chess status {status}"]
+        raise BadRequest(f"not a legal position: {'; '.join(reasons)}")
+    return board
+
+
+def parse_move(board: chess.Board, text: Optional[str]) -> chess.Move:
+    """A legal move of ``board`` given in UCI (``e7e8q``) or SAN (``Qb7``); :class:`BadRequest` otherwise."""
+    if not text or len(text) > 10:
+        raise BadRequest("give the move as ?move=..., in UCI (e.g. a1b1) or SAN (e.g. Qb1)")
+    try:
+        move = chess.Move.from_uci(text)
+        if move in board.legal_moves:
+            return move
+    except ValueError:
+        pass
+    try:
+        return board.parse_san(text)
+    except ValueError:
+        legal = " ".join(board.san(m) for m in board.legal_moves) or "none (the game is over)"
+        raise BadRequest(f"{text!r} is no legal move in this position; legal moves: {legal}") from None
+
+
+def parse_material(text: Optional[str]) -> Material:
+    """A material such as ``KQvKR`` (either colour order); :class:`BadRequest` otherwise."""
+    if not text or len(text) > 20:
+        raise BadRequest("give the material as ?material=..., e.g. KQvKR")
+    try:
+        return Material.parse(text)
+    except MaterialError as error:
+        raise BadRequest(f"material {text!r}: {error}") from None
+
+
+def parse_side(text: Optional[str]) -> chess.Color:
+    if text in ("w", "white"):
+        return chess.WHITE
+    if text in ("b", "black"):
+        return chess.BLACK
+    raise BadRequest(f"side {text!r}: use w or b")
+
+
+def parse_int(text: Optional[str], name: str, default: Optional[int]) -> Optional[int]:
+    if text is None or text == "":
+        return default
+    if len(text) > 9 or not text.lstrip("-").isdigit():
+        raise BadRequest(f"{name}={text!r}: give a whole number")
+    return int(text)
+
+
+# ---- lichess's answers -------------------------------------------------------------------------------------
+
+def standard(tablebase, board: chess.Board) -> dict:
+    """lichess's ``/standard`` answer for ``board``."""
+    probes = tablebase.probe_moves(board)
+    dtm = tablebase.probe_dtm(board)
+    answer = _position_fields(board, dtm, wdl_of(board, dtm))
+    answer["moves"] = [
+        {"uci": p.move.uci(), "san": p.san, "zeroing": p.zeroing, "conversion": p.conversion,
+         "category": _CATEGORY[p.wdl], "dtz": None, "precise_dtz": None, "dtm": p.dtm,
+         "checkmate": p.checkmate, "stalemate": p.stalemate, "insufficient_material": p.insufficient_material}
+        for p in probes]
+    return answer
+
+
+def wdl_of(board: chess.Board, dtm: int) -> int:
+    """1 win, 0 draw, -1 loss for the side to move, from its ``dtm`` (without probing again): a side
+    checkmated has lost, as ``chess.gaviota.probe_wdl`` says."""
+    if board.is_checkmate():
+        return -1
+    return (dtm > 0) - (dtm < 0)
+
+
+def _position_fields(board: chess.Board, dtm: int, wdl: int) -> dict:
+    return {"category": _CATEGORY[wdl], "dtz": None, "precise_dtz": None, "dtm": dtm,
+            "checkmate": board.is_checkmate(), "stalemate": board.is_stalemate(),
+            "insufficient_material": board.is_insufficient_material()}
+
+
+def mainline(tablebase, board: chess.Board) -> dict:
+    """lichess's ``/standard/mainline`` answer: the line to mate with best play on both sides (the mating
+    side takes a fastest mate, the other a longest defence); empty for a draw.  ``winner`` is ``"w"``,
+    ``"b"`` or null."""
+    dtm = tablebase.probe_dtm(board)
+    wdl = wdl_of(board, dtm)
+    winner = None if wdl == 0 else ("w" if (board.turn == chess.WHITE) == (wdl > 0) else "b")
+    line, board = [], board.copy(stack=False)
+    while dtm != 0 and not board.is_game_over() and len(line) < MAX_MAINLINE:
+        best = tablebase.probe_moves(board)[0]
+        line.append({"uci": best.move.uci(), "san": best.san, "dtz": None, "precise_dtz": None, "dtm": best.dtm})
+        board.push(best.move)
+        dtm = best.dtm
+    return {"dtz": None, "precise_dtz": None, "mainline": line, "winner": winner}
+
+
+# ---- our own answers for the trainer -----------------------------------------------------------------------
+
+def outcome_words(turn: chess.Color, dtm: int, wdl: int) -> str:
+    """The position's outcome in plain words: ``"White mates in 29 (57 plies)"``, ``"Draw"``."""
+    if wdl == 0:
+        return "Draw"
+    plies = abs(dtm)
+    if plies == 0:
+        return f"{'White' if turn == chess.BLACK else 'Black'} has won: checkmate"
+    winner = turn if wdl > 0 else not turn
+    moves = math.ceil(plies / 2)
+    return (f"{'White' if winner == chess.WHITE else 'Black'} mates in {moves} "
+            f"({plies} {'ply' if plies == 1 else 'plies'})")
+
+
+def status_line(board: chess.Board, dtm: int, wdl: int) -> str:
+    """What the page says about a position: who is to move and what best play gives."""
+    mover = "White" if board.turn == chess.WHITE else "Black"
+    if board.is_checkmate():
+        return f"Checkmate: {'Black' if board.turn == chess.WHITE else 'White'} has won"
+    if board.is_stalemate():
+        return f"Stalemate: {mover} has no move; a draw"
+    if board.is_insufficient_material():
+        return "Draw: neither side can mate"
+    return f"{mover} to move. {outcome_words(board.turn, dtm, wdl)}"
+
+
+def position(tablebase, board: chess.Board) -> dict:
+    """``/standard``'s answer plus what the page shows: the FEN, a status line in words, each move's FEN
+    after it, and whether the position is a mutual zugzwang."""
+    answer = standard(tablebase, board)
+    answer["fen"] = board.fen()
+    answer["check"] = board.is_check()
+    answer["status"] = status_line(board, answer["dtm"], {"win": 1, "draw": 0, "loss": -1}[answer["category"]])
+    for entry in answer["moves"]:
+        board.push_uci(entry["uci"])
+        entry["fen"] = board.fen()
+        board.pop()
+    answer["mutual_zugzwang"] = zugzwang(tablebase, board)
+    return answer
+
+
+def _outcomes(probes) -> List[MoveOutcome]:
+    """The tablebase's move probes as the trainer's outcomes for the mover (distances before the move)."""
+    outcomes = []
+    for p in probes:
+        result = {1: LOSS, 0: DRAW, -1: WIN}[p.wdl]
+        plies = None if result == DRAW else (1 if p.checkmate else abs(p.dtm) + 1)
+        outcomes.append(MoveOutcome(p.move, p.san, result, plies))
+    return outcomes
+
+
+def verdict(tablebase, board: chess.Board, move: chess.Move) -> dict:
+    """The verdict on ``move`` (legal in ``board``): whether it was a best move, a sentence naming a better
+    one where there was one, the PGN comment with the distance after it, and the FEN after it."""
+    outcomes = _outcomes(tablebase.probe_moves(board))
+    best, sentence = judge(board, move, None, outcomes)
+    played = next(o for o in outcomes if o.move == move)
+    worse_result = played.result < outcomes[0].result
+    after = board.copy(stack=False)
+    after.push(move)
+    return {"uci": move.uci(), "san": played.san, "best": best,
+            "mistake": "result" if worse_result else (None if best else "slower"),
+            "result": {WIN: "win", DRAW: "draw", LOSS: "loss"}[played.result], "plies": played.plies,
+            "verdict": sentence, "comment": move_comment(board, move, None, outcomes), "fen": after.fen()}
+
+
+def reply(tablebase, board: chess.Board) -> dict:
+    """The server's move in ``board`` (a best move that leaves the opponent the hardest task, see
+    ``Util.trainer.hardest_best_move``) with its verdict; BadRequest if the game is over."""
+    if board.is_game_over():
+        raise BadRequest("the game is over in this position: there is no move to reply")
+    if chess.popcount(board.occupied) == 2:  # bare kings: no table, every move draws
+        return verdict(tablebase, board, next(iter(board.legal_moves)))
+    move = hardest_best_move(board, tablebase.sequence(material_of_board(board))).move
+    return verdict(tablebase, board, move)
+
+
+def zugzwang(tablebase, board: chess.Board) -> bool:
+    """Whether the position is a mutual zugzwang (``Util.trainer.is_mutual_zugzwang``): White to move does
+    worse for White than Black to move, both positions legal.  Two bare kings are none."""
+    if chess.popcount(board.occupied) == 2:
+        return False
+    return is_mutual_zugzwang(board, tablebase.sequence(material_of_board(board)))
+
+
+def distances(tablebase, material: Material, side: chess.Color) -> dict:
+    """Which distances exist in ``material``'s table with ``side`` to move: ``win`` and ``loss`` are the
+    sorted plies (win: the side to move mates in n; loss: it is mated in n), with how many boards each."""
+    swap = not material.is_canonical
+    sequence = tablebase.sequence(material.canonical)
+    stored_side = side if not swap else not side
+    mover, other = sequence.counts_by_winner[stored_side], sequence.counts_by_winner[not stored_side]
+    win = {n: c for n, c in sorted(mover.items()) if n % 2 == 1 and c}
+    loss = {n: c for n, c in sorted(other.items()) if n % 2 == 0 and n > 0 and c}
+    return {"material": str(material), "side": "w" if side == chess.WHITE else "b",
+            "win": [{"plies": n, "boards": c} for n, c in win.items()],
+            "loss": [{"plies": n, "boards": c} for n, c in loss.items()]}
+
+
+def random_position(tablebase, material: Material, outcome: str, side: chess.Color, min_plies: int,
+                    max_plies: Optional[int], seed: Optional[int]) -> dict:
+    """A random position of ``material`` with ``side`` to move and ``outcome`` (win/draw/loss for it) in
+    ``min_plies``..``max_plies`` plies (``Util.trainer.random_start``); BadRequest when the table has none."""
+    if outcome not in ("win", "draw", "loss"):
+        raise BadRequest(f"outcome {outcome!r}: use win, draw or loss")
+    if material.piece_count > 5:
+        raise BadRequest(f"{material}: the tables hold at most five pieces")
+    swap = not material.is_canonical
+    sequence = tablebase.sequence(material.canonical)
+    white_to_move = (side == chess.WHITE) != swap
+    try:
+        board = random_start(sequence, white_to_move=white_to_move, outcome=outcome, min_plies=min_plies,
+                             max_plies=max_plies, seed=seed)
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+    if swap:
+        board = board.mirror()
+    return {"fen": board.fen(), "material": str(material)}

@@ -1,0 +1,353 @@
+"""The tablebase server as its clients meet it: ``python -m Util serve`` runs as a process of its own on
+a loopback port over tables computed for the test; its answers are compared with Gaviota's DTM through
+python-chess (en passant included), and every kind of bad input gets its 400."""
+
+from __future__ import annotations
+
+import random
+import re
+import socket
+import urllib.parse
+from pathlib import Path
+
+import chess
+import pytest
+
+from Util.tests.served import REPO, get_json, running_server, tables_folder
+
+SAMPLES = 40
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with running_server(tables_folder(), log) as base:
+        yield base
+    text = log.read_text()
+    assert "Traceback" not in text, text
+
+
+def _random_board(rng: random.Random, pieces: str, turn: chess.Color) -> chess.Board:
+    """A random legal position with ``pieces`` (e.g. ``"KQkr"``) and ``turn`` to move."""
+    while True:
+        board = chess.Board(None)
+        for square, letter in zip(rng.sample(range(64), len(pieces)), pieces):
+            board.set_piece_at(square, chess.Piece.from_symbol(letter))
+        board.turn = turn
+        if board.is_valid():
+            return board
+
+
+def _en_passant_board(rng: random.Random) -> chess.Board:
+    """A KPvKP position right after a pawn's double step that the other pawn can take en passant."""
+    while True:
+        file = rng.randrange(8)
+        side = rng.choice([f for f in (file - 1, file + 1) if 0 <= f < 8])
+        white_moved = rng.random() < 0.5
+        board = chess.Board(None)
+        if white_moved:  # White's pawn went from the 2nd to the 4th rank; Black's stands beside it
+            board.set_piece_at(chess.square(file, 3), chess.Piece(chess.PAWN, chess.WHITE))
+            board.set_piece_at(chess.square(side, 3), chess.Piece(chess.PAWN, chess.BLACK))
+            board.turn, board.ep_square = chess.BLACK, chess.square(file, 2)
+        else:
+            board.set_piece_at(chess.square(file, 4), chess.Piece(chess.PAWN, chess.BLACK))
+            board.set_piece_at(chess.square(side, 4), chess.Piece(chess.PAWN, chess.WHITE))
+            board.turn, board.ep_square = chess.WHITE, chess.square(file, 5)
+        free = [s for s in range(64) if board.piece_at(s) is None and s != board.ep_square
+                and s not in (chess.square(file, 1), chess.square(file, 6))]
+        white_king, black_king = rng.sample(free, 2)
+        board.set_piece_at(white_king, chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(black_king, chess.Piece(chess.KING, chess.BLACK))
+        if board.is_valid() and board.has_legal_en_passant():
+            return board
+
+
+def _sample_boards():
+    rng = random.Random(34)
+    boards = [_random_board(rng, pieces, rng.choice(chess.COLORS))
+              for pieces in ("KQkr", "KRkq", "KPkp", "KQk", "KPk") for _ in range(SAMPLES // 5)]
+    return boards + [_en_passant_board(rng) for _ in range(SAMPLES // 2)]
+
+
+def _category(dtm: int, board: chess.Board) -> str:
+    if dtm > 0:
+        return "win"
+    return "loss" if dtm < 0 or board.is_checkmate() else "draw"
+
+
+def test_standard_equals_gaviota_dtm_for_the_position_and_every_move(server, python_gaviota):
+    """lichess's /standard: the position's dtm and category, and each move's (of the position after it,
+    from the side then to move), equal Gaviota's DTM, en passant captures included; moves best first."""
+    en_passant_moves = 0
+    for board in _sample_boards():
+        status, answer = get_json(server, "/standard", fen=board.fen())
+        assert status == 200, (board.fen(), answer)
+        expected = python_gaviota.probe_dtm(board)
+        assert answer["dtm"] == expected, board.fen()
+        assert answer["category"] == _category(expected, board), board.fen()
+        assert answer["dtz"] is None and answer["precise_dtz"] is None
+        assert {m["uci"] for m in answer["moves"]} == {m.uci() for m in board.legal_moves}
+        ranks = []
+        for entry in answer["moves"]:
+            move = chess.Move.from_uci(entry["uci"])
+            assert entry["san"] == board.san(move)
+            assert entry["zeroing"] == board.is_zeroing(move)
+            assert entry["conversion"] == (board.is_capture(move) or move.promotion is not None)
+            en_passant_moves += board.is_en_passant(move)
+            board.push(move)
+            child = python_gaviota.get_dtm(board)
+            if child is None:  # two bare kings: Gaviota has no table, the game is a draw
+                assert chess.popcount(board.occupied) == 2
+                child = 0
+            assert entry["dtm"] == child, (board.fen(), entry)
+            assert entry["category"] == _category(child, board)
+            assert entry["checkmate"] == board.is_checkmate() and entry["stalemate"] == board.is_stalemate()
+            assert entry["insufficient_material"] == board.is_insufficient_material()
+            board.pop()
+            # the mover's view: a fast win first, then draws, then the longest defence
+            if child < 0 or entry["checkmate"]:
+                ranks.append((0, -child))
+            else:
+                ranks.append((1, 0) if child == 0 else (2, -child))
+        assert ranks == sorted(ranks), board.fen()
+    assert en_passant_moves >= SAMPLES // 2
+
+
+def test_mainline_mates_in_exactly_dtm_plies(server, python_gaviota):
+    rng = random.Random(7)
+    for pieces in ("KQkr", "KPkp", "KPk"):
+        for _ in range(3):
+            board = _random_board(rng, pieces, chess.WHITE)
+            status, answer = get_json(server, "/standard/mainline", fen=board.fen())
+            assert status == 200, answer
+            dtm = python_gaviota.probe_dtm(board)
+            line = answer["mainline"]
+            assert len(line) == abs(dtm), (board.fen(), dtm, len(line))
+            for step in line:
+                board.push_uci(step["uci"])
+                assert step["dtm"] == python_gaviota.probe_dtm(board)
+            if dtm:
+                assert board.is_checkmate()
+                assert answer["winner"] == ("b" if board.turn == chess.WHITE else "w")
+            else:
+                assert answer["winner"] is None
+
+
+KQKR = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
+
+
+def test_verdict_names_a_slower_move_and_a_blunder(server, python_gaviota):
+    board = chess.Board(KQKR)
+    mover_plies = {}
+    for move in board.legal_moves:
+        board.push(move)
+        child = python_gaviota.probe_dtm(board)
+        board.pop()
+        mover_plies[move] = -child + 1 if child < 0 else None  # a win for White in this many plies
+    best = min(p for p in mover_plies.values() if p)
+    slower = next(m for m, p in mover_plies.items() if p and p > best)
+    blunder = next(m for m, p in mover_plies.items() if p is None)
+
+    status, answer = get_json(server, "/api/verdict", fen=KQKR, move=slower.uci())
+    assert status == 200 and answer["mistake"] == "slower" and not answer["best"]
+    assert f"kept the win but is {mover_plies[slower] - best} plies slower" in answer["verdict"]
+    assert answer["plies"] == mover_plies[slower]
+    status, answer = get_json(server, "/api/verdict", fen=KQKR, move=board.san(blunder))  # SAN works too
+    assert status == 200 and answer["mistake"] == "result" and "changed the result: win ->" in answer["verdict"]
+    best_move = next(m for m, p in mover_plies.items() if p == best)
+    status, answer = get_json(server, "/api/verdict", fen=KQKR, move=best_move.uci())
+    assert answer["best"] and answer["mistake"] is None
+    after = chess.Board(KQKR)
+    after.push(best_move)
+    assert answer["fen"] == after.fen()
+
+
+def test_reply_keeps_the_best_result(server, python_gaviota):
+    rng = random.Random(11)
+    for pieces in ("KQkr", "KPkp"):
+        board = _random_board(rng, pieces, chess.BLACK)
+        if board.is_game_over():
+            continue
+        status, answer = get_json(server, "/api/reply", fen=board.fen())
+        assert status == 200, answer
+        before = python_gaviota.probe_dtm(board)
+        board.push_uci(answer["uci"])
+        after = python_gaviota.probe_dtm(board)
+        # a best move: the position's dtm is the move's, one ply on
+        assert before == (-after + 1 if after < 0 else -after - 1 if after > 0 else 0) or board.is_checkmate()
+
+
+def test_random_positions_have_the_outcome_and_distance_asked_for(server, python_gaviota):
+    for material, side, outcome, low, high in [("KQvKR", "w", "win", 20, 40), ("KQvKR", "b", "loss", 10, 20),
+                                               ("KRvKQ", "w", "loss", 30, 40), ("KPvKP", "b", "win", 1, 9),
+                                               ("KQvKR", "b", "draw", 1, None)]:
+        for seed in (1, 2):
+            params = dict(material=material, side=side, outcome=outcome, min=low, seed=seed)
+            if high:
+                params["max"] = high
+            status, answer = get_json(server, "/api/random", **params)
+            assert status == 200, answer
+            board = chess.Board(answer["fen"])
+            assert board.turn == (side == "w") and answer["material"] == material
+            assert f"K{material.split('v')[0][1:]}" == "K" + "".join(
+                sorted((p.symbol() for p in board.piece_map().values() if p.color and p.symbol() != "K"),
+                       key="QRBNP".index))
+            dtm = python_gaviota.probe_dtm(board)
+            if outcome == "draw":
+                assert dtm == 0
+            else:
+                assert (dtm > 0) == (outcome == "win") and low <= abs(dtm) <= high, (answer, dtm)
+
+
+def test_distances_list_exactly_those_that_exist(server, python_gaviota):
+    status, answer = get_json(server, "/api/distances", material="KQvKR", side="w")
+    assert status == 200
+    wins = [d["plies"] for d in answer["win"]]
+    assert wins == sorted(wins) and all(n % 2 == 1 for n in wins)
+    longest = wins[-1]
+    status, far = get_json(server, "/api/random", material="KQvKR", side="w", outcome="win", min=longest, seed=3)
+    assert python_gaviota.probe_dtm(chess.Board(far["fen"])) == longest
+    status, none = get_json(server, "/api/random", material="KQvKR", side="w", outcome="win", min=longest + 1)
+    assert status == 400 and "no position" in none["error"]
+
+
+def test_mutual_zugzwang_agrees_with_gaviota(server, python_gaviota):
+    from Util.sequence import load_s_n_sequence
+    from Util.trainer import mutual_zugzwang_examples
+
+    def for_white(board: chess.Board) -> int:
+        wdl = python_gaviota.probe_wdl(board)
+        return wdl if board.turn == chess.WHITE else -wdl
+
+    table = load_s_n_sequence(tables_folder() / "KPvKP.chessAI").table
+    candidates = mutual_zugzwang_examples(table, limit=3)
+    rng = random.Random(5)
+    candidates += [_random_board(rng, "KPkp", chess.WHITE) for _ in range(10)]
+    found = 0
+    for board in candidates:
+        other = board.copy()
+        other.turn = chess.BLACK
+        truth = other.is_valid() and for_white(board) < for_white(other)
+        status, answer = get_json(server, "/api/zugzwang", fen=board.fen())
+        assert status == 200 and answer["mutual_zugzwang"] == truth, board.fen()
+        found += truth
+    assert found >= 3
+
+
+def test_position_for_the_page_says_it_in_words(server):
+    status, answer = get_json(server, "/api/position", fen=KQKR)
+    assert status == 200
+    assert re.fullmatch(r"White to move\. White mates in (\d+) \((\d+) plies\)", answer["status"])
+    moves, plies = map(int, re.findall(r"\d+", answer["status"]))
+    assert plies == answer["dtm"] and moves == (plies + 1) // 2
+    for entry in answer["moves"]:
+        board = chess.Board(KQKR)
+        board.push_uci(entry["uci"])
+        assert entry["fen"] == board.fen()
+
+
+BAD_QUERIES = [
+    ("/standard", {}, "no position"),
+    ("/standard", {"fen": "8/8/8/8/8/8/8/K6k"}, "no side to move"),
+    ("/standard", {"fen": "8/8/8/9/8/8/8/K6k w - - 0 1"}, "not a valid FEN"),
+    ("/standard", {"fen": "hello world"}, "not a valid FEN"),
+    ("/standard", {"fen": "8/8/8/8/8/8/8/KQ5k x - - 0 1"}, "not a valid FEN"),
+    ("/standard", {"fen": "8/8/8/8/8/8/8/KQ6 w - - 0 1"}, "Black has no king"),
+    ("/standard", {"fen": "k7/1Q6/8/8/8/8/8/K7 w - - 0 1"}, "the side not to move is in check"),
+    ("/standard", {"fen": "P6k/8/8/8/8/8/8/K7 w - - 0 1"}, "pawn stands on the first or last rank"),
+    ("/standard", {"fen": "8/8/8/8/8/8/8/KQRBN2k w - - 0 1"}, "6 pieces"),
+    ("/standard", {"fen": "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"}, "castling"),
+    ("/standard", {"fen": "8/8/8/3k4/8/2r5/8/KQ6 w - e3 0 1"}, "en passant square is impossible"),
+    ("/standard", {"fen": "8" * 200 + " w - - 0 1"}, "characters long"),
+    ("/standard/mainline", {"fen": "8/8/8/8/8/8/8/KQRBN2k w - - 0 1"}, "6 pieces"),
+    ("/api/position", {"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"}, "32 pieces"),
+    ("/api/verdict", {"fen": KQKR, "move": "e2e4"}, "is no legal move"),
+    ("/api/verdict", {"fen": KQKR}, "give the move"),
+    ("/api/reply", {"fen": "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"}, "the game is over"),
+    ("/api/random", {"material": "KQvKZ"}, "material"),
+    ("/api/random", {"material": "KQvKR", "outcome": "maybe"}, "outcome"),
+    ("/api/random", {"material": "KQvKR", "side": "red"}, "side"),
+    ("/api/random", {"material": "KQvKR", "min": "ten"}, "whole number"),
+    ("/api/distances", {}, "give the material"),
+    ("/standard", {"fen": "x" * 2000}, "bytes long"),
+]
+
+
+@pytest.mark.parametrize("path,params,reason", BAD_QUERIES, ids=[f"{p}:{r}" for p, _, r in BAD_QUERIES])
+def test_bad_input_gets_400_with_the_reason(server, path, params, reason):
+    status, answer = get_json(server, path, **params)
+    assert status == 400, answer
+    assert set(answer) == {"error"} and reason in answer["error"], answer
+
+
+def test_a_missing_table_gets_404_with_the_command(server):
+    status, answer = get_json(server, "/standard", fen="8/8/8/3k4/8/8/8/KBB1N3 w - - 0 1")
+    assert status == 404
+    # the command computes it into the server's folder (here not the default one)
+    assert answer["command"] == f"CHESSAI_RESULTS={tables_folder()} python -m Util calculate KBBNvK"
+    assert answer["command"] in answer["error"]
+    status, answer = get_json(server, "/api/random", material="KRRvK")
+    assert status == 404 and answer["command"].endswith(" python -m Util calculate KRRvK")
+
+
+def test_a_huge_query_and_a_dropped_client_harm_no_one(server):
+    host, port = urllib.parse.urlsplit(server).netloc.split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as raw:  # a 1 MB query line
+        raw.sendall(b"GET /standard?fen=" + b"8" * (1 << 20) + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        raw.shutdown(socket.SHUT_WR)
+        head = raw.recv(64)
+    assert head.startswith(b"HTTP/1.1 4"), head  # refused (uvicorn's limit on a request line), not served
+    with socket.create_connection((host, int(port)), timeout=30) as raw:  # gone before the answer
+        raw.sendall(b"GET /standard/mainline?fen=8/8/8/3k4/8/2r5/8/KQ6_w_-_-_0_1 HTTP/1.1\r\nHost: x\r\n\r\n")
+    status, answer = get_json(server, "/standard", fen=KQKR)
+    assert status == 200 and answer["category"] == "win"
+
+
+def _documented_examples():
+    text = (REPO / "docs" / "server.md").read_text()
+    return re.findall(r"^GET (\S+)\n```json\n(.*?)\n```", text, flags=re.M | re.S)
+
+
+def test_every_example_of_the_documentation_answers_as_shown(server):
+    """docs/server.md shows requests and (the start of) their answers; each is asked here and the answer
+    compared field by field with what the document shows."""
+    import json
+
+    examples = _documented_examples()
+    assert len(examples) >= 6
+    for url, shown in examples:
+        path, _, query = url.partition("?")
+        status, answer = get_json(server, path, **dict(urllib.parse.parse_qsl(query)))
+        expected = json.loads(shown)
+        assert status == expected.pop("_status", 200), (url, answer)
+        for key, value in expected.items():
+            if key in ("moves", "mainline"):  # the first entries shown (among equally good moves, any order)
+                assert all(entry in answer[key] for entry in value), (url, key)
+                assert [e["dtm"] for e in answer[key][: len(value)]] == [e["dtm"] for e in value], (url, key)
+            elif key in ("error", "command"):  # the server here computes into a folder of the test's
+                assert re.sub(r"CHESSAI_RESULTS=\S+ ", "", answer[key]) == value, (url, key, answer[key])
+            else:
+                assert answer[key] == value, (url, key, answer[key])
+
+
+def test_checkmate_stalemate_and_bare_kings_as_lichess_gives_them(server):
+    status, mated = get_json(server, "/standard", fen="k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")
+    assert status == 200 and mated["checkmate"] and mated["moves"] == []
+    assert mated["category"] == "loss" and mated["dtm"] == 0  # the side to move has lost
+    assert get_json(server, "/standard/mainline", fen="k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")[1] == \
+        {"dtz": None, "precise_dtz": None, "mainline": [], "winner": "w"}
+    status, stalemate = get_json(server, "/standard", fen="k7/8/1QK5/8/8/8/8/8 b - - 0 1")
+    assert stalemate["stalemate"] and stalemate["category"] == "draw" and stalemate["dtm"] == 0
+    status, kings = get_json(server, "/standard", fen="8/8/8/3k4/8/8/8/K7 w - - 0 1")
+    assert status == 200 and kings["insufficient_material"] and kings["category"] == "draw"
+    assert all(m["category"] == "draw" and m["insufficient_material"] for m in kings["moves"])
+
+
+def test_two_worker_processes_answer_as_one(server, tmp_path):
+    """``--workers 2``: uvicorn's processes share the port; the server keeps no state, so each answers
+    every request as the single process does."""
+    fens = [KQKR, "8/8/8/8/3Pp3/8/8/K6k b - d3 0 1", "4k3/8/8/8/8/8/8/4K1Q1 w - - 0 1"]
+    with running_server(tables_folder(), tmp_path / "workers.log", workers=2) as two:
+        for fen in fens * 4:
+            assert get_json(two, "/standard", fen=fen) == get_json(server, "/standard", fen=fen)
+    assert "Traceback" not in (tmp_path / "workers.log").read_text()

@@ -1,0 +1,276 @@
+"""The trainer page as a person uses it: ``python -m Util serve`` as a process of its own, the page in
+Debian's Chromium through Playwright.  Moves are made by dragging pieces with the mouse and by clicking
+the table; what the page shows is compared with what the API answers (itself compared with Gaviota in
+test_server.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import re
+import shutil
+import urllib.parse
+from pathlib import Path
+
+import chess
+import pytest
+
+from Util.tests.conftest import missing_part
+from Util.tests.served import REPO, get_json, running_server, tables_folder
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+KQKR = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
+TIMEOUT = 30_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    if importlib.util.find_spec("playwright") is None:
+        missing_part("the Python package playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        missing_part(f"no Chromium at {CHROMIUM} (or set CHROMIUM_PATH)")
+    if not (REPO / "web" / "dist" / "main.js").exists():
+        missing_part("the page's JavaScript is not built (web/dist/main.js; setup runs npm ci and the build)")
+    log = tmp_path_factory.mktemp("page") / "server.log"
+    with running_server(tables_folder(), log) as base:
+        yield base
+    assert "Traceback" not in log.read_text()
+
+
+@contextlib.contextmanager
+def _page(url: str, width: int = 1200):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"])
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(url, timeout=120_000)
+            yield page
+            assert not errors, errors
+        finally:
+            browser.close()
+
+
+def _square_point(page, square: str):
+    """The centre of ``square`` on the board as it is shown (either orientation)."""
+    box = page.locator("#board cg-board").bounding_box()
+    file, rank = "abcdefgh".index(square[0]), int(square[1]) - 1
+    white_below = "orientation-black" not in (page.locator("#board").get_attribute("class") or "")
+    if not white_below:
+        file, rank = 7 - file, 7 - rank
+    size = box["width"] / 8
+    return box["x"] + (file + 0.5) * size, box["y"] + (7 - rank + 0.5) * size
+
+
+def _drag(page, start, end):
+    """Press the mouse at ``start`` (a square, or an (x, y) point), move it to square ``end``, release."""
+    x, y = _square_point(page, start) if isinstance(start, str) else start
+    page.mouse.move(x, y)
+    page.mouse.down()
+    to_x, to_y = _square_point(page, end)
+    page.mouse.move((x + to_x) / 2, (y + to_y) / 2, steps=4)
+    page.mouse.move(to_x, to_y, steps=4)
+    page.mouse.up()
+    # chessground draws the drop on the next animation frames
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def _pieces(page) -> dict:
+    """What the board shows: square -> piece letter (chessground keeps each piece's square on it)."""
+    found = page.evaluate("""() => [...document.querySelectorAll('cg-board piece')]
+        .filter(p => p.cgKey && !p.classList.contains('ghost') && !p.classList.contains('fading'))
+        .map(p => [p.cgKey, p.className])""")
+    letters = {"king": "k", "queen": "q", "rook": "r", "bishop": "b", "knight": "n", "pawn": "p"}
+    board = {}
+    for square, classes in found:
+        role = next(letters[c] for c in classes.split() if c in letters)
+        board[square] = role.upper() if "white" in classes.split() else role
+    return board
+
+
+def _board_of(fen: str) -> dict:
+    return {chess.square_name(s): p.symbol() for s, p in chess.Board(fen).piece_map().items()}
+
+
+def _url_params(page) -> dict:
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(page.url).query))
+
+
+def test_analyse_click_in_the_table_and_drag_a_piece(server):
+    status, answer = get_json(server, "/api/position", fen=KQKR)
+    with _page(f"{server}/?fen={urllib.parse.quote(KQKR)}") as page:
+        page.get_by_text(answer["status"]).wait_for(timeout=TIMEOUT)  # "White to move. White mates in 33 (65 plies)"
+        assert re.fullmatch(r"White to move\. White mates in \d+ \(\d+ plies\)", answer["status"])
+        assert _pieces(page) == _board_of(KQKR)
+        rows = page.locator("#moves tbody tr")
+        assert rows.count() == len(answer["moves"]) == chess.Board(KQKR).legal_moves.count()
+        assert rows.first.locator("td").first.inner_text() == answer["moves"][0]["san"]
+        classes = [rows.nth(i).get_attribute("class") for i in range(rows.count())]
+        expected = [{"loss": "win", "draw": "draw", "win": "loss"}[m["category"]] for m in answer["moves"]]
+        assert classes == expected and "win" in classes and "loss" in classes  # coloured, best first
+
+        losing = next(m for m in answer["moves"] if m["category"] == "win")  # a move that gives the win away
+        page.locator(f"#moves tr[data-uci='{losing['uci']}']").click()
+        page.locator("#movelist button", has_text=losing["san"]).wait_for(timeout=TIMEOUT)
+        _, after = get_json(server, "/api/position", fen=losing["fen"])
+        page.get_by_text(after["status"]).wait_for(timeout=TIMEOUT)
+        assert after["status"].startswith("Black to move. Black mates in")
+        assert _url_params(page)["moves"] == losing["uci"]
+
+        # Black's best reply, dragged with the mouse
+        best = after["moves"][0]
+        _drag(page, best["uci"][:2], best["uci"][2:4])
+        page.locator("#movelist button", has_text=best["san"]).wait_for(timeout=TIMEOUT)
+        page.wait_for_function("() => document.querySelectorAll('#movelist button').length === 2", timeout=TIMEOUT)
+        assert _pieces(page) == _board_of(best["fen"])
+        assert _url_params(page)["moves"] == f"{losing['uci']},{best['uci']}"
+
+        # back through the move list: the first move's position again
+        page.locator("#movelist button").first.click()
+        page.get_by_text(after["status"]).wait_for(timeout=TIMEOUT)
+        assert _pieces(page) == _board_of(losing["fen"])
+
+        # a link shows the same board
+        link = page.url
+    with _page(link) as page:
+        page.get_by_text(after["status"]).wait_for(timeout=TIMEOUT)
+        assert page.locator("#movelist button").count() == 2
+        assert _pieces(page) == _board_of(losing["fen"])
+
+
+def test_practice_verdict_reply_hint_take_back_and_pgn(server, tmp_path):
+    _, answer = get_json(server, "/api/position", fen=KQKR)
+    best_dtm = answer["moves"][0]["dtm"]
+    slower = next(m for m in answer["moves"] if m["category"] == "loss" and m["dtm"] < best_dtm)
+    with _page(f"{server}/?fen={urllib.parse.quote(KQKR)}") as page:
+        page.get_by_text(answer["status"]).wait_for(timeout=TIMEOUT)
+        page.get_by_role("tab", name="Practice").click()
+        assert page.locator("#moves").is_hidden()  # no answers before a hint is asked for
+        page.get_by_label("White").first.check()
+        page.get_by_role("button", name="Start from this position").click()
+        page.get_by_text("You play White.").wait_for(timeout=TIMEOUT)
+
+        _drag(page, slower["uci"][:2], slower["uci"][2:4])
+        _, verdict = get_json(server, "/api/verdict", fen=KQKR, move=slower["uci"])
+        box = page.locator("#verdict")
+        box.get_by_text(f"Your move: {verdict['verdict']}").wait_for(timeout=TIMEOUT)
+        assert "kept the win but is 2 plies slower" in verdict["verdict"]
+        assert "mistake-slower" in box.get_attribute("class")
+        page.wait_for_function("() => document.querySelectorAll('#movelist button').length === 2", timeout=TIMEOUT)
+        reply_uci = _url_params(page)["moves"].split(",")[1]
+        _, reply = get_json(server, "/api/verdict", fen=slower["fen"], move=reply_uci)
+        assert reply["best"], reply  # the server's reply keeps its best result
+        box.get_by_text(f"Reply: {reply['san']}.").wait_for(timeout=TIMEOUT)
+        assert "mistake-slower" in page.locator("#movelist button").first.get_attribute("class")
+        assert _pieces(page) == _board_of(reply["fen"])
+
+        page.get_by_role("button", name="Hint").click()
+        _, now = get_json(server, "/api/position", fen=reply["fen"])
+        page.locator("#moves tbody tr").first.wait_for(timeout=TIMEOUT)
+        assert page.locator("#moves tbody tr").count() == len(now["moves"])
+
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Download PGN").click()
+        pgn = Path(download.value.path()).read_text()
+        assert f'[FEN "{KQKR}"]' in pgn and f"1. {slower['san']} {{{verdict['comment']}}} {reply['san']} {{" in pgn
+        import chess.pgn
+        import io
+        game = chess.pgn.read_game(io.StringIO(pgn))
+        assert [m.uci() for m in game.mainline_moves()] == [slower["uci"], reply_uci]
+
+        page.get_by_role("button", name="Take back").click()
+        box.get_by_text("Taken back to the start: your move again.").wait_for(timeout=TIMEOUT)
+        page.wait_for_function("() => document.querySelectorAll('#movelist button').length === 0", timeout=TIMEOUT)
+        page.get_by_text(answer["status"]).wait_for(timeout=TIMEOUT)
+        assert _pieces(page) == _board_of(KQKR)
+        assert "moves" not in _url_params(page)
+
+        # the best move now: its verdict says so, in the colour of a good move
+        best = answer["moves"][0]
+        _drag(page, best["uci"][:2], best["uci"][2:4])
+        box.get_by_text(re.compile(r"Your move: .*: a best move")).wait_for(timeout=TIMEOUT)
+        assert "best" in box.get_attribute("class").split()
+
+
+def test_board_editor_sets_up_a_position_with_the_mouse(server):
+    with _page(f"{server}/?fen={urllib.parse.quote(KQKR)}") as page:
+        page.get_by_text("White to move. White mates in").wait_for(timeout=TIMEOUT)
+        page.get_by_role("tab", name="Edit board").click()
+        fen_field = page.locator("#edit-fen")
+        assert fen_field.input_value() == KQKR
+        page.get_by_role("button", name="Clear board").click()
+        assert fen_field.input_value() == "8/8/8/8/8/8/8/8 w - - 0 1"
+        assert _pieces(page) == {}
+
+        # an empty board is no position: the page says why and stays in the editor
+        page.get_by_role("button", name="Analyse this position").click()
+        page.locator("#status.error").get_by_text("not a legal position").wait_for(timeout=TIMEOUT)
+
+        for piece, square in (("white king", "a1"), ("white rook", "b1"), ("black king", "d5"), ("black queen", "h8")):
+            spare = page.locator(f"#spare-top piece[data-piece='{piece}'], #spare-bottom piece[data-piece='{piece}']")
+            box = spare.bounding_box()
+            _drag(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), square)
+        assert _pieces(page) == {"a1": "K", "b1": "R", "d5": "k", "h8": "q"}
+        _drag(page, "h8", "e7")  # pieces on the board move freely
+        assert fen_field.input_value() == "8/4q3/8/3k4/8/8/8/KR6 w - - 0 1"
+
+        page.get_by_role("button", name="Swap colours").click()
+        assert fen_field.input_value() == "8/4Q3/8/3K4/8/8/8/kr6 w - - 0 1"
+        page.get_by_role("button", name="Swap colours").click()
+        page.locator("#panel-edit").get_by_label("Black").check()
+        fen = "8/4q3/8/3k4/8/8/8/KR6 b - - 0 1"
+        assert fen_field.input_value() == fen
+
+        page.get_by_role("button", name="Analyse this position").click()
+        _, answer = get_json(server, "/api/position", fen=fen)
+        page.get_by_text(answer["status"]).wait_for(timeout=TIMEOUT)
+        assert answer["status"].startswith("Black to move.")
+        assert _url_params(page)["fen"] == fen
+        assert page.locator("#moves tbody tr").count() == len(answer["moves"])
+
+        page.get_by_role("button", name="Flip board").click()
+        assert _pieces(page) == _board_of(fen)  # the same position, seen from Black's side
+        box = page.locator("#board cg-board").bounding_box()
+        rect = page.evaluate("""() => { const p = [...document.querySelectorAll('cg-board piece')]
+            .find(e => e.cgKey === 'a1'); const r = p.getBoundingClientRect(); return [r.x, r.y]; }""")
+        # White's king on a1 is now in the top right-hand corner
+        assert rect[0] > box["x"] + box["width"] * 0.8 and rect[1] < box["y"] + box["height"] * 0.2, (rect, box)
+
+
+def test_random_start_by_material_result_and_distance(server):
+    with _page(f"{server}/") as page:
+        page.get_by_role("tab", name="Random start").click()
+        page.locator("#random-material option[value='KQvKR']").wait_for(state="attached", timeout=TIMEOUT)
+        page.select_option("#random-material", "KQvKR")
+        page.select_option("#random-side", "b")
+        page.locator("#random-distances").get_by_text("with Black to move").wait_for(timeout=TIMEOUT)
+        _, distances = get_json(server, "/api/distances", material="KQvKR", side="b")
+        assert str(distances["loss"][-1]["plies"]) in page.locator("#random-distances").inner_text()
+        page.select_option("#random-outcome", "loss")
+        page.fill("#random-min", "10")
+        page.fill("#random-max", "20")
+        page.get_by_role("button", name="New position").click()
+        page.wait_for_function("() => new URLSearchParams(location.search).get('mode') === 'practice'", timeout=TIMEOUT)
+        fen = _url_params(page)["fen"]
+        _, answer = get_json(server, "/standard", fen=fen)
+        assert chess.Board(fen).turn == chess.BLACK and -20 <= answer["dtm"] <= -10
+        page.get_by_text(re.compile(r"^Black to move\. White mates in \d+ \(\d+ plies\)")).wait_for(timeout=TIMEOUT)
+        assert _url_params(page)["side"] == "b"  # practising the defence, as Black
+
+
+def test_the_page_fits_a_phone(server):
+    with _page(f"{server}/?fen={urllib.parse.quote(KQKR)}", width=390) as page:
+        page.get_by_text("White to move. White mates in").wait_for(timeout=TIMEOUT)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, width  # nothing sticks out sideways
+        board = page.locator("#board cg-board").bounding_box()
+        assert board["width"] >= 300 and board["x"] >= 0 and board["x"] + board["width"] <= 390
+        for name in ("Analyse", "Practice", "Random start", "Edit board"):
+            tab = page.get_by_role("tab", name=name).bounding_box()
+            assert tab["x"] >= 0 and tab["x"] + tab["width"] <= 390, name
