@@ -234,6 +234,10 @@ class Tablebase:
         is not in the folder.
         """
         _check(board)
+        return self._dtm_of_legal(board)
+
+    def _dtm_of_legal(self, board: chess.Board) -> int:
+        """:meth:`probe_dtm` of a board already known to be one a table holds."""
         dtm = _signed(self.probe_value(board))
         for move in board.generate_legal_ep():
             board.push(move)
@@ -274,15 +278,16 @@ class Tablebase:
         """Every legal move with the value of the position after it, best first for the side to move."""
         _check(board)
         probes = []
-        for move in board.legal_moves:
-            san = board.san(move)
+        for move in list(board.legal_moves):
             zeroing = board.is_zeroing(move)
             conversion = board.is_capture(move) or move.promotion is not None
-            board.push(move)
+            san = board.san_and_push(move)  # one push for the SAN, its check suffix and the probe
             try:
-                checkmate, stalemate = board.is_checkmate(), board.is_stalemate()
+                checkmate = san.endswith("#")
+                stalemate = not checkmate and not board.is_check() and not any(board.generate_legal_moves())
                 insufficient = board.is_insufficient_material()
-                dtm = 0 if checkmate or stalemate else self.probe_dtm(board)
+                # the position after a legal move is one a table holds: no need to check it again
+                dtm = 0 if checkmate or stalemate else self._dtm_of_legal(board)
             finally:
                 board.pop()
             wdl = -1 if checkmate else (dtm > 0) - (dtm < 0)
