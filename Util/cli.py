@@ -16,7 +16,8 @@ import chess
 from .board_int import BoardIntError
 from .material import Material
 
-EPILOG = "Tables are written to S_n_Results/ by default (CHESSAI_RESULTS overrides)."
+EPILOG = ("Tables are read from and written to S_n_Results/ by default; --results DIR (or the variable "
+          "CHESSAI_RESULTS) names another folder.")
 
 
 def _cmd_calculate(args) -> int:
@@ -38,7 +39,7 @@ def _cmd_calculate(args) -> int:
         return 2
     named = set(materials) if args.all else {Material.parse(m).canonical for m in args.material}
     for material in materials:
-        if len(materials) > 1 and _table_file_ok(material):
+        if len(materials) > 1 and _table_file_ok(material, args.results):
             print(f"{material}: already computed", flush=True)
             continue
         fresh = args.fresh and material in named
@@ -78,18 +79,51 @@ def _calculate_one(material, args, fresh: bool) -> str:
     the next one starts (a 5-piece pawn table would otherwise hold 1 GB through the next one's peak)."""
     from .calculation import calculate_table
 
-    path, table, counts, counts_black = calculate_table(material, args.out, progress=not args.quiet,
+    path, table, counts, counts_black = calculate_table(material, args.out, results_dir=args.results,
+                                                        progress=not args.quiet,
                                                         checkpoint_seconds=args.checkpoint_seconds, fresh=fresh)
     return _summary(table, path, counts, counts_black)
 
 
-def _table_file_ok(material) -> bool:
+def _table_file_ok(material, results: Optional[Path] = None) -> bool:
     """Already computed: a finished table file is in the folder (its ZIP directory is checked, not its
     data, so that resuming ``--all`` after a hundred tables does not read a hundred gigabytes)."""
     from .calculation import default_path
     from .chessai_file import looks_finished
 
-    return looks_finished(default_path(material), material)
+    return looks_finished(default_path(material, results), material)
+
+
+def add_results_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """The one ``--results DIR`` of every command that reads or writes tables (default: S_n_Results, or the
+    folder the variable CHESSAI_RESULTS names)."""
+    parser.add_argument("--results", type=Path, default=None, metavar="DIR",
+                        help=help + " (default S_n_Results/, or $CHESSAI_RESULTS)")
+
+
+def table_file(name: str, results: Optional[Path]) -> Path:
+    """The file a command's FILE argument names: a path as given; with ``--results DIR``, a bare material
+    name (either colour order, no ``.chessAI``) is looked up in DIR.  Without ``--results`` the name is left to
+    :func:`~Util.sequence.load_s_n_sequence`, which looks it up in S_n_Results/.
+
+    Raises FileNotFoundError, saying how to compute it, when DIR has no such table."""
+    from .material import MaterialError
+
+    path = Path(name)
+    if results is None or path.exists() or path.suffix == ".chessAI" or len(path.parts) > 1:
+        return path
+    if not results.is_dir():
+        raise FileNotFoundError(f"--results {results} is not a folder; give the folder of computed tables")
+    try:
+        material = Material.parse(name).canonical
+    except MaterialError:
+        raise FileNotFoundError(f"{name}: no such file, and not a material such as KQvK to look up in "
+                                f"{results}") from None
+    found = results / f"{material.name}.chessAI"
+    if not found.exists():
+        raise FileNotFoundError(f"{found}: no such file; compute it with: python -m Util calculate {material} "
+                                f"--results {results}")
+    return found
 
 
 def _summary(table, path, counts, counts_black) -> str:
@@ -135,7 +169,7 @@ def _cmd_probe(args) -> int:
         print("probe: name a table: a .chessAI file or a material such as KQvK (FENs are optional; without "
               "them they are read from standard input, one per line)", file=sys.stderr)
         return 2
-    sequence = load_s_n_sequence(args.file)
+    sequence = load_s_n_sequence(table_file(args.file, args.results))
     status = 0
     for number, fen in enumerate(_fens(args), 1):
         try:
@@ -150,7 +184,7 @@ def _cmd_probe(args) -> int:
 def _cmd_stats(args) -> int:
     from .sequence import load_s_n_sequence
 
-    sequence = load_s_n_sequence(args.file)
+    sequence = load_s_n_sequence(table_file(args.file, args.results))
     counts = sequence.counts_by_winner
     for n, count in sorted(counts[chess.WHITE].items()):
         print(f"{n} {count}")
@@ -281,6 +315,8 @@ def _cmd_notebooks(args) -> int:
         print("notebooks: no notebook matches", file=sys.stderr)
         return 2
     parameters = dict(parse_parameter(text) for text in args.parameter)
+    if args.results is not None:  # the notebooks that read or write tables declare RESULTS_DIR
+        parameters["RESULTS_DIR"] = str(args.results.resolve())
     try:
         run_series(notebooks, parameters, args.output_dir or EXECUTED_DIR)
     except NotebookCellError as error:
@@ -320,7 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every material up to --max-pieces pieces")
     p.add_argument("--max-pieces", type=int, default=4, choices=(3, 4, 5),
                    help="with --all: largest number of pieces, kings included (default 4)")
-    p.add_argument("--out", type=Path, help="output file (default S_n_Results/MATERIAL.chessAI)")
+    p.add_argument("--out", type=Path, help="output file of a single table (default DIR/MATERIAL.chessAI of --results)")
+    add_results_option(p, "folder the tables are written to, and their sub-tables read from")
     p.add_argument("--fresh", action="store_true", help="ignore a checkpoint of an interrupted run")
     p.add_argument("--checkpoint-seconds", type=float, default=10.0, help="save progress this often (default 10; and only after work at least 40 times as long as one save, so saving costs at most 2.5 %% of the run; 0 = after every ply, however long that takes)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -332,13 +369,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "input, one per line. A FEN that is malformed, lacks the side to move or is of "
                                    "other material gets the line 'error' (so answers line up with questions) and the "
                                    "reason on standard error; the exit status is then 1.")
-    p.add_argument("file", nargs="?", help=".chessAI file, or a material name looked up in S_n_Results/")
+    p.add_argument("file", nargs="?", help=".chessAI file, or a material name looked up in --results DIR")
     p.add_argument("fen", nargs="*", help="positions in FEN")
     p.add_argument("--dtm", action="store_true",
                    help="print the signed depth to mate as python-chess's chess.gaviota probe_dtm does: +n when the "
                         "side to move mates in n plies, -n when it is mated in n, 0 for a draw or a checkmate")
     p.add_argument("--fen", dest="echo_fen", action="store_true",
                    help="print each FEN, a tab, then its answer")
+    add_results_option(p, "folder in which a material named as FILE is looked up")
     p.set_defaults(run=_cmd_probe)
 
     p = sub.add_parser("stats", help="print 'n count' for each S_n, then the total",
@@ -346,7 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(count = distinct boards); where Black has pieces, then one line 'black n count' "
                                    "per S_n in which Black mates; then 'total COUNT'; with --zugzwangs, then "
                                    "'mutual_zugzwangs COUNT'.")
-    p.add_argument("file", help=".chessAI file, or a material name looked up in S_n_Results/")
+    p.add_argument("file", help=".chessAI file, or a material name looked up in --results DIR")
+    add_results_option(p, "folder in which a material named as FILE is looked up")
     p.add_argument("--zugzwangs", action="store_true",
                    help="also count the mutual zugzwangs: boards where White to move does worse for White than "
                         "Black to move (both legal), so whoever is to move would rather pass")
@@ -357,7 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "format 4 (blocks that a probe reads one at a time), in place and atomically; "
                                    "the table inside is unchanged.  Without FILE: every file in the folder.")
     p.add_argument("file", nargs="*", help=".chessAI files, or material names looked up in --results")
-    p.add_argument("--results", type=Path, default=None, help="folder of tables (default S_n_Results)")
+    add_results_option(p, "folder in which a material named as FILE is looked up; without FILE, every file in it")
     p.set_defaults(run=_cmd_convert)
 
     p = sub.add_parser("bench", help="time, peak memory and file size of computing tables",
@@ -369,9 +408,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--five", action="store_true",
                    help="also the heaviest five-piece tables with pieces on both sides: "
                         "KBNvKN KRPvKR KQPvKQ KPPvKP (best with --results)")
-    p.add_argument("--results", type=Path, default=None,
+    p.add_argument("--results", type=Path, default=None, metavar="DIR",
                    help="read the sub-tables from this folder of computed tables (e.g. S_n_Results) instead of "
-                        "computing them first; only the measured table is computed, in a temporary folder")
+                        "computing them first (only read); only the measured table is computed, in a temporary "
+                        "folder (default: every sub-table computed there too)")
     p.add_argument("--probe", action="store_true",
                    help="instead: what probing costs, for the tables in --results (default S_n_Results): "
                         "a probe from the command line, warm and cold probes in one process, beside "
@@ -388,7 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("material", nargs="*")
     p.add_argument("--gaviota", type=Path, help="folder of *.gtb.cp4 files (default $GAVIOTA_PATH or "
                                                 "../shared/tablebases/gaviota)")
-    p.add_argument("--results", type=Path, help="folder of .chessAI files to check (missing ones are computed)")
+    add_results_option(p, "folder of .chessAI files to check (missing ones are computed in memory)")
     p.add_argument("--one-ply", type=int, metavar="N", help="instead of Gaviota (for tables it does not have, such "
                    "as the five-piece ones): up to N stored positions of every n and side to move, draws included, "
                    "checked one ply deep with python-chess's moves (the value follows from the children's); without "
@@ -405,6 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(given to every notebook that declares NAME)")
     p.add_argument("--only", nargs="*", metavar="PREFIX", help="run only notebooks whose names start so, e.g. 02")
     p.add_argument("--output-dir", type=Path, help="where executed copies go (default Tests/executed)")
+    add_results_option(p, "folder the notebooks read and write tables in (their RESULTS_DIR)")
     p.set_defaults(run=_cmd_notebooks)
 
     p = sub.add_parser("serve", help="serve the tables over HTTP: lichess's tablebase API and the trainer page",
@@ -415,8 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only; "
                                                        "0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--results", type=Path, default=None,
-                   help="folder of .chessAI tables (default S_n_Results, or $CHESSAI_RESULTS)")
+    add_results_option(p, "folder of .chessAI tables to serve")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes sharing the port (default 1); the server keeps no state per person")
     p.add_argument("--cache-mb", type=int, default=64,

@@ -296,3 +296,50 @@ def test_calculate_says_what_to_do_when_a_table_process_is_killed(tmp_path):
     assert "the process computing KQvKR ended abruptly" in err and "run the same command again" in err
     assert "Traceback" not in err
     assert not (tmp_path / "S_n_Results" / "KQvKR.chessAI").exists()
+
+
+def test_every_table_command_takes_the_same_results_folder(tmp_path, monkeypatch, sequence_of, gaviota):
+    """``--results DIR``: calculate writes there (and finds there what is done), probe and stats read there."""
+    monkeypatch.delenv("CHESSAI_RESULTS", raising=False)
+    tables, elsewhere = tmp_path / "tables", tmp_path / "cwd"
+    elsewhere.mkdir()
+    result = run_cli("calculate", "--all", "--max-pieces", "3", "--results", str(tables), "--quiet", cwd=elsewhere)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in tables.iterdir()) == [f"{m}.chessAI" for m in
+                                                        ("KBvK", "KNvK", "KPvK", "KQvK", "KRvK")]
+    assert str(tables / "KQvK.chessAI") in result.stdout and not (elsewhere / "S_n_Results").exists()
+
+    both = run_cli("calculate", "KRvKQ", "KQvK", "--results", str(tables), "--quiet", cwd=elsewhere)
+    assert both.returncode == 0, both.stderr
+    lines = both.stdout.splitlines()
+    assert lines[:2] == ["KQvK: already computed", "KRvK: already computed"]
+    assert lines[2].startswith("KQvKR:") and lines[2].endswith(str(tables / "KQvKR.chessAI"))
+
+    stats = run_cli("stats", "--results", str(tables), "KQvK", cwd=elsewhere)
+    assert stats.returncode == 0, stats.stderr
+    expected = sequence_of("KQvK").board_counts
+    assert stats.stdout.splitlines() == [f"{n} {c}" for n, c in sorted(expected.items())] + [
+        f"total {sum(expected.values())}"]
+    fen = "8/8/8/8/8/2k5/8/KQ6 w - - 0 1"
+    probe = run_cli("probe", "--results", str(tables), "KvKQ", fen, cwd=elsewhere)  # either colour order
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.split() == [str(gaviota_n(gaviota, chess.Board(fen)))]
+
+    missing = run_cli("stats", "--results", str(tables), "KBBvK", cwd=elsewhere)
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert "python -m Util calculate KBBvK --results" in missing.stderr
+
+
+def test_out_and_the_chessai_results_variable_still_name_where_a_table_goes(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHESSAI_RESULTS", str(tmp_path / "by_variable"))
+    result = run_cli("calculate", "KRvK", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "by_variable" / "KRvK.chessAI").exists()
+    assert run_cli("stats", "KRvK", cwd=tmp_path).stdout == run_cli(
+        "stats", "--results", str(tmp_path / "by_variable"), "KRvK").stdout
+    out = tmp_path / "one" / "rook.chessAI"
+    result = run_cli("calculate", "KRvK", "--out", str(out), "--results", str(tmp_path / "unused"), "--quiet",
+                     cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes() == (tmp_path / "by_variable" / "KRvK.chessAI").read_bytes()
+    assert not (tmp_path / "unused" / "KRvK.chessAI").exists()
