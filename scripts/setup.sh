@@ -30,7 +30,13 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+# The pinned packages: pyproject.toml's dependencies and its "test" extra (the one list; the package
+# itself is not installed: everything runs from the repository root).
+mapfile -t requirements < <(.venv/bin/python -c '
+import tomllib
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+print("\n".join(project["dependencies"] + project["optional-dependencies"]["test"]))')
+.venv/bin/python -m pip install -q --disable-pip-version-check "${requirements[@]}"
 
 # The thesis keeps reference tables in ./gaviota; offer Debian's 3-piece ones there.
 if [ -d /usr/share/gaviotatb/gtb4 ] && [ ! -e gaviota ]; then
