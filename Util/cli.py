@@ -56,11 +56,9 @@ def _cmd_calculate(args) -> int:
 
 
 #: With several tables (``--all``), each table of this many pieces is computed in a process of its own.
-#: One long process ends up holding more than any table needs: in the all-145 run of 2026-11-25 the
-#: five-piece pawn tables peaked 0.2-0.4 GB above what each needs alone (KQPvKR 3.15 GB against 2.78 GB,
-#: KBNPvK 2.70 against 2.50), what its heaps kept of the tables before.  A fresh process starts clean,
-#: for 2-2.5 s of start-up per table (Python, numpy, the compiled kernels; measured with other work beside
-#: it): about 4 minutes for the 110 five-piece tables of ``--all``.
+#: One long process ends up holding more than any table needs (what its heaps kept of the tables before),
+#: and the five-piece tables are the ones whose peak matters; a fresh process starts clean for a few
+#: seconds of start-up (Python, numpy, the compiled kernels).  Figures: docs/performance.md.
 APART_FROM_PIECES = 5
 
 

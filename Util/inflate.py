@@ -2,11 +2,10 @@
 
 A five-piece table's file holds a gigabyte of deflated S_n data, and a
 calculation reads up to eight of them (the promotion tables of KRPvKP).
-Python's ``zipfile`` inflates with zlib, about 0.3 GB/s here, and checks
-the CRC-32 with zlib's too.  ISA-L (Intel's storage library, the PyPI
-package ``isal``) inflates the same stream to the same bytes about twice
-as fast and computes the CRC-32 seven times as fast (KRPvKQ's file, both
-sides, 1.07 GB inflated: zlib 3.2 s, ISA-L 1.5 s; CRC-32 0.25 s and 0.04 s).
+Python's ``zipfile`` inflates with zlib and checks the CRC-32 with zlib's
+too.  ISA-L (Intel's storage library, the PyPI package ``isal``) inflates
+the same stream to the same bytes about twice as fast and computes the
+CRC-32 several times as fast (figures: docs/performance.md).
 
 :func:`open_member` reads a member that ``zipfile`` has found in the
 central directory: it finds the data behind the member's local header,
