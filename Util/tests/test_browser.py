@@ -23,6 +23,8 @@ from Util.tests.conftest import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+#: A browser, a notebook server and a kernel per test: not in the quick loop (pytest -m "not slow").
+pytestmark = pytest.mark.slow
 
 
 def _free_port() -> int:

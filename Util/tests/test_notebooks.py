@@ -59,6 +59,7 @@ def notebook_01(tmp_path_factory):
                             tmp_path_factory.mktemp("nb") / "01.ipynb")
 
 
+@pytest.mark.slow  # runs a notebook
 def test_01_shows_boards_and_the_right_facts(notebook_01):
     pictures = "".join(str(o.get("data", {}).get("image/svg+xml", "")) + o.get("data", {}).get("text/html", "")
                        for o in outputs(notebook_01))
@@ -80,6 +81,7 @@ def notebook_02(tmp_path_factory):
     return notebook, results
 
 
+@pytest.mark.slow  # runs a notebook
 def test_02_writes_tables_that_match_the_package(notebook_02, store):
     notebook, results = notebook_02
     for name in ("KQvK", "KPvK", "KBNvK"):
@@ -88,6 +90,7 @@ def test_02_writes_tables_that_match_the_package(notebook_02, store):
     assert not (results / "resume_demo").exists(), "the resume demonstration must clean up after itself"
 
 
+@pytest.mark.slow  # runs a notebook
 def test_02_checks_what_it_teaches(notebook_02):
     notebook, _ = notebook_02
     assert_no_progress_text(notebook)
@@ -105,6 +108,7 @@ def test_02_checks_what_it_teaches(notebook_02):
     assert re.search(r"without en passant: -\d+ .*\n  with en passant:    0 \(a draw\)", text)
 
 
+@pytest.mark.slow  # runs a notebook
 def test_02_draws_the_sizes_and_tabulates_results(notebook_02):
     notebook, _ = notebook_02
     assert any("image/png" in o.get("data", {}) for o in outputs(notebook))
@@ -136,6 +140,7 @@ def notebook_06(tmp_path_factory):
     return execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, folder / "06.ipynb"), folder
 
 
+@pytest.mark.slow  # runs a notebook
 def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     notebook, folder = notebook_06
     assert_no_progress_text(notebook)
@@ -163,6 +168,7 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     assert not any("image/png" in o.get("data", {}) for o in outputs(notebook))
 
 
+@pytest.mark.slow  # runs a notebook
 def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -175,6 +181,7 @@ def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
     assert "0 wrong" in text  # the checks that need no reference still ran
 
 
+@pytest.mark.slow  # runs a notebook
 def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
     from Util.stockfish_compare import StockfishMissing, find_stockfish
 
@@ -210,6 +217,7 @@ def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
     assert f"Stockfish (depth 8) held {held.group(1)} and lost {2 - int(held.group(1))} (" in text
 
 
+@pytest.mark.slow  # runs a notebook
 def test_05_without_stockfish_says_how_to_install(tmp_path):
     parameters = {"FILE": "KQvK", "RESULTS_DIR": str(tmp_path / "results"), "REPORT_DIR": str(tmp_path / "Tests"),
                   "STOCKFISH_PATH": str(tmp_path / "no-stockfish")}
@@ -234,6 +242,7 @@ def notebooks_03_04(tmp_path_factory):
     return played, replayed, games
 
 
+@pytest.mark.slow  # runs a notebook
 def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     played, _, games = notebooks_03_04
     text = stdout(played)
@@ -256,6 +265,7 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     assert_no_progress_text(played)
 
 
+@pytest.mark.slow  # runs a notebook
 def test_04_replays_the_newest_game(notebooks_03_04):
     _, replayed, _ = notebooks_03_04
     text = stdout(replayed)
@@ -270,6 +280,7 @@ def test_04_replays_the_newest_game(notebooks_03_04):
     assert svgs and "lastmove" in svgs[-1]["data"]["image/svg+xml"]  # start_replay ended on the last move
 
 
+@pytest.mark.slow  # runs a notebook
 def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
     from Util.calculation import calculate
 
@@ -285,6 +296,7 @@ def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
     assert not list((tmp_path / "games").glob("Move-History_*"))  # the person's game: no move, no file
 
 
+@pytest.mark.slow  # runs a notebook
 def test_03_draws_a_random_start_of_a_chosen_outcome(tmp_path):
     from Util.calculation import calculate
 

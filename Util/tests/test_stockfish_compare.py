@@ -47,6 +47,7 @@ def _assert_honest(report, positions):
             assert r.stockfish.mated
 
 
+@pytest.mark.slow  # Stockfish plays whole games
 @pytest.mark.parametrize("material", ["KQvK", "KRvK"])
 def test_the_four_scenarios(material, sequence_of, stockfish_path, tmp_path):
     sequence = sequence_of(material)
@@ -155,6 +156,7 @@ def test_a_missing_binary_says_how_to_install(monkeypatch, tmp_path):
         sc.find_stockfish()
 
 
+@pytest.mark.slow  # Stockfish plays whole games
 def test_a_table_with_pieces_on_both_sides(sequence_of, stockfish_path):
     """KQvKR: the AI attacks against Stockfish's rook, and defends with the table's rook against Stockfish."""
     sequence = sequence_of("KQvKR")

@@ -32,6 +32,7 @@ def _replay(result: sh.HoldResult, python_gaviota):
         yield board, (python_gaviota.probe_dtm(board) if not board.is_game_over() else None)
 
 
+@pytest.mark.slow  # Stockfish plays whole games
 @pytest.mark.parametrize("depth", [1, 10])
 def test_hold_games_agree_with_gaviota_move_by_move(depth, sequence_of, stockfish_path, python_gaviota, tmp_path):
     """Weak (depth 1) and strong (depth 10) defence of KRvKB draws: the AI never gives the draw away,
