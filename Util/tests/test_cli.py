@@ -101,6 +101,7 @@ def test_every_command_documents_itself(command):
     assert result.returncode == 0 and "usage: python -m Util " + command in result.stdout
 
 
+@pytest.mark.slow  # whole calculations in fresh processes
 def test_bench_prints_one_row_per_table():
     result = run_cli("bench", "KQvK", "KRvK")
     assert result.returncode == 0, result.stderr
@@ -110,6 +111,7 @@ def test_bench_prints_one_row_per_table():
     assert all(float(row.split()[1]) > 0 and int(row.split()[4]) in (20, 32) for row in rows)
 
 
+@pytest.mark.slow  # whole calculations in fresh processes
 def test_bench_reads_sub_tables_from_a_results_folder_and_leaves_it_as_it_was(tmp_path):
     results = tmp_path / "S_n_Results"
     assert run_cli("calculate", "KQvK", "KRvK", "--quiet", cwd=tmp_path).returncode == 0
@@ -124,6 +126,7 @@ def test_bench_reads_sub_tables_from_a_results_folder_and_leaves_it_as_it_was(tm
     assert missing.returncode == 2 and "is not a folder" in missing.stderr and missing.stdout == ""
 
 
+@pytest.mark.slow  # whole calculations in fresh processes
 def test_killed_calculation_resumes_to_an_identical_file(tmp_path):
     uninterrupted = tmp_path / "a" / "KBNvK.chessAI"
     assert run_cli("calculate", "KBNvK", "--out", str(uninterrupted), "--quiet").returncode == 0

@@ -64,6 +64,7 @@ def test_verdicts_name_the_best_move(sequence_of):
     assert verdict(board, blunder, sequence).startswith("Qc2+ changed the result: win -> draw (draw); ")
 
 
+@pytest.mark.slow  # every board of several tables against Syzygy
 def test_mutual_zugzwangs_agree_with_syzygy(sequence_of, store, syzygy):
     """The per-board test against Syzygy's win/draw/loss on random KPvKP boards and on a classic one;
     the table's count against the per-board test over every KPvK placement."""

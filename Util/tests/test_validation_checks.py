@@ -42,6 +42,7 @@ def gaviota_folder(gaviota):
     return gaviota.folder
 
 
+@pytest.mark.slow  # every board checked by python-chess's move generation
 @pytest.mark.parametrize("material", ["KQvK", "KRvK", "KPvK"])
 def test_correct_tables_pass_every_check_in_full(material, sequence_of, gaviota_folder):
     sequence = sequence_of(material)
@@ -56,6 +57,7 @@ def test_correct_tables_pass_every_check_in_full(material, sequence_of, gaviota_
     assert rate.gaviota_won == every.total  # every won board is in an S_n, and only those
 
 
+@pytest.mark.slow  # every board checked by python-chess's move generation
 def test_four_piece_samples_pass(sequence_of, gaviota_folder, syzygy):
     for material in ("KBNvK", "KBBvK", "KRPvK"):
         sequence = sequence_of(material)
@@ -146,6 +148,7 @@ def _run_all(sequence, gaviota_folder):
     return caught
 
 
+@pytest.mark.slow  # every board checked by python-chess's move generation
 def test_a_board_moved_to_a_higher_n_is_caught(sequence_of, gaviota_folder, tmp_path):
     """A White-to-move board of S_5 claimed to be in S_7: it still has a move into a lower S_m, so
     the first check passes it; but the quickest forced line is 5 plies, and Gaviota says 5."""
@@ -158,6 +161,7 @@ def test_a_board_moved_to_a_higher_n_is_caught(sequence_of, gaviota_folder, tmp_
     assert "matchrate" not in caught  # still won, still in some S_n: this check cannot see it
 
 
+@pytest.mark.slow  # every board checked by python-chess's move generation
 def test_a_board_moved_to_a_lower_n_is_caught(sequence_of, gaviota_folder, tmp_path):
     """A White-to-move board of S_7 claimed to be in S_5: no move of it reaches S_4 or lower."""
 
@@ -168,6 +172,7 @@ def test_a_board_moved_to_a_lower_n_is_caught(sequence_of, gaviota_folder, tmp_p
     assert fen in caught["compare_with_gaviota"]
 
 
+@pytest.mark.slow  # every board checked by python-chess's move generation
 def test_a_removed_board_is_caught(sequence_of, gaviota_folder, tmp_path):
     """A Black-to-move board of S_6 taken out of every S_n: its Black parents in S_8 now have a move
     into no S_n, and Gaviota calls a board won that is in no S_n (matching rate below 100 %)."""
@@ -185,6 +190,7 @@ def test_a_removed_board_is_caught(sequence_of, gaviota_folder, tmp_path):
     assert "compare_with_gaviota" not in caught  # it only looks at boards that are in some S_n
 
 
+@pytest.mark.slow  # every board checked by python-chess's move generation
 def test_a_drawn_board_added_is_caught(sequence_of, gaviota_folder, tmp_path):
     """A drawn Black-to-move board (Black takes the queen, or stalemate) put into S_8."""
 
