@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from . import server_answers as answers
 from .material import MaterialError
+from .folders import RESULTS_DIR
 from .tablebase import MissingTableError, PositionError, open_tablebase
 
 #: Where the page's HTML is (committed) and where setup puts its bundle (not committed).
@@ -41,8 +42,6 @@ BUNDLE_DIR = WEB_DIR / "dist"
 MAX_QUERY_BYTES = 1024
 #: The folder a worker process reads its tables from (uvicorn's workers import the app by name).
 RESULTS_ENV = "CHESSAI_SERVER_RESULTS"
-#: The folder ``python -m Util calculate`` writes to (as Util.calculation, without importing the engine).
-RESULTS_DIR = Path(os.environ.get("CHESSAI_RESULTS", "S_n_Results"))
 #: The block cache of each server process (``--cache-mb``), passed to workers as $CHESSAI_SERVER_CACHE_MB.
 CACHE_MB = 64
 CACHE_ENV = "CHESSAI_SERVER_CACHE_MB"
@@ -129,10 +128,7 @@ async def _bad_request(request: Request, error: Exception) -> JSONResponse:
 
 
 async def _missing_table(request: Request, error: MissingTableError) -> JSONResponse:
-    command = f"python -m Util calculate {error.material}"
-    folder = Path(getattr(error, "directory", RESULTS_DIR))
-    if folder.resolve() != Path(RESULTS_DIR).resolve():  # calculate writes to $CHESSAI_RESULTS
-        command = f"CHESSAI_RESULTS={folder} {command}"
+    command = error.command
     return JSONResponse({"error": f"the table {error.material} is not computed: run `{command}`",
                          "command": command}, status_code=404)
 

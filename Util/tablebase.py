@@ -51,8 +51,11 @@ class MissingTableError(KeyError):
 
     def __init__(self, material: Material, directory: Path) -> None:
         self.material, self.directory = material, directory
-        super().__init__(f"no table for {material} in {directory}: compute it with: "
-                         f"python -m Util calculate {material} --results {directory}")
+        #: The command that computes the table into ``directory``.
+        self.command = f"python -m Util calculate {material}"
+        if Path(directory).resolve() != RESULTS_DIR.resolve():
+            self.command += f" --results {directory}"
+        super().__init__(f"no table for {material} in {directory}: compute it with: {self.command}")
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -129,6 +132,15 @@ class Tablebase:
         return table
 
     def _open(self, material: Material) -> Table:
+        if not material.white and not material.black:  # two bare kings: a draw, whatever the squares
+            import numpy as np
+
+            from .layout import Layout
+            from .retrograde import DtmTable
+
+            draws = np.full(Layout(material).size, UNKNOWN, dtype=np.uint8)
+            self._counts[material] = {}, {}
+            return DtmTable(material, draws, draws)
         path = self.path_of(material)
         if not path.exists():
             if self.compute_missing:

@@ -284,7 +284,7 @@ def test_a_missing_table_gets_404_with_the_command(server):
     status, answer = get_json(server, "/standard", fen="8/8/8/3k4/8/8/8/KBB1N3 w - - 0 1")
     assert status == 404
     # the command computes it into the server's folder (here not the default one)
-    assert answer["command"] == f"CHESSAI_RESULTS={tables_folder()} python -m Util calculate KBBNvK"
+    assert answer["command"] == f"python -m Util calculate KBBNvK --results {tables_folder()}"
     assert answer["command"] in answer["error"]
     status, answer = get_json(server, "/api/random", material="KRRvK")
     assert status == 404 and answer["command"].endswith(" python -m Util calculate KRRvK")
@@ -325,7 +325,7 @@ def test_every_example_of_the_documentation_answers_as_shown(server):
                 assert all(entry in answer[key] for entry in value), (url, key)
                 assert [e["dtm"] for e in answer[key][: len(value)]] == [e["dtm"] for e in value], (url, key)
             elif key in ("error", "command"):  # the server here computes into a folder of the test's
-                assert re.sub(r"CHESSAI_RESULTS=\S+ ", "", answer[key]) == value, (url, key, answer[key])
+                assert re.sub(r" --results \S+", "", answer[key]) == value, (url, key, answer[key])
             else:
                 assert answer[key] == value, (url, key, answer[key])
 

@@ -219,13 +219,16 @@ def test_files_of_the_older_format_are_still_read(store, tmp_path, python_gaviot
     assert "python -m Util convert" in capsys.readouterr().err
 
 
-def test_random_starts_from_a_block_file_have_the_outcome_asked_for(table_folder, tablebase, python_gaviota):
+def test_random_starts_from_a_block_file_have_the_outcome_asked_for(table_folder, python_gaviota):
     """random_start over a file read block by block (no side decoded whole): the side to move wins or
     loses in a distance in the range asked for, as Gaviota says."""
+    with Tablebase(table_folder("KQvKR")) as own:  # not the shared one, whose sides other tests may decode
+        check_random_starts(own.sequence("KQvKR"), python_gaviota)
+
+
+def check_random_starts(sequence, python_gaviota):
     from Util.trainer import random_start
 
-    table_folder("KQvKR")
-    sequence = tablebase.sequence("KQvKR")
     for seed in range(6):
         white_to_move, outcome = seed % 2 == 0, ("win", "loss")[seed // 3 % 2]
         board = random_start(sequence, white_to_move=white_to_move, outcome=outcome, min_plies=9, max_plies=31,
