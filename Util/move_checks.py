@@ -398,6 +398,11 @@ def per_n(results: List[CheckResult]) -> Tuple[Dict[int, int], Dict[int, int]]:
     return checked, passed
 
 
+def totals(results: List[CheckResult]) -> Tuple[int, int]:
+    """``(boards checked, boards found wrong)`` over a list of results."""
+    return sum(r.checked for r in results), sum(len(r.offenders) for r in results)
+
+
 def summary_line(results: List[CheckResult]) -> str:
     """One line for a check over all S_n: boards, S_n, wrong boards, seconds and boards per second."""
     if not results:

@@ -141,7 +141,10 @@ def _verdicts_per_n(ax, groups, verdicts) -> None:
         if any(shares):
             ax.bar(ns, shares, bottom=bottom, color=_VERDICT_COLOURS[verdict], label=verdict, width=0.9)
             bottom = [b + s for b, s in zip(bottom, shares)]
-    ax.set_xlabel("n of the start position")
+    for n in ns:  # a bar of one or two positions must not look like a rate
+        ax.text(n, 101, str(len(groups[n])), ha="center", va="bottom", fontsize=7)
+    ax.set_ylim(0, 112)
+    ax.set_xlabel("n of the start position (above each bar: its number of positions)")
     ax.set_ylabel("% of positions (thesis's verdict)")
 
 

@@ -29,7 +29,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import chess
 
@@ -151,6 +151,27 @@ class HoldReport:
         ply cap) ended the game before the mate."""
         return [r for r in self.played if r.slipped_at is not None and not r.lost_on_board]
 
+    def endings(self) -> Dict[str, List[int]]:
+        """How the played games ended (:func:`Util.game.game_end`'s words, or the ply cap), most frequent
+        first: the plies of each game that ended so."""
+        ends: Dict[str, List[int]] = {}
+        for r in self.played:
+            ends.setdefault(r.game.end, []).append(r.game.plies)
+        return dict(sorted(ends.items(), key=lambda item: (-len(item[1]), item[0])))
+
+    def repeating_moves(self) -> Tuple[int, int]:
+        """``(the AI's, Stockfish's)`` moves, over the played games, after which the position on the board
+        had stood there before in the game (same pieces, side to move, castling and en passant rights)."""
+        counts = {True: 0, False: 0}
+        for r in self.played:
+            board = chess.Board(r.fen)
+            for uci in r.game.moves:
+                stockfish_moved = board.turn == r.stockfish_colour
+                board.push_uci(uci)
+                if board.is_repetition(2):
+                    counts[stockfish_moved] += 1
+        return counts[False], counts[True]
+
     def text(self) -> str:
         played, lost, saved = self.played, self.lost, self.saved_by_fifty_moves
         side = _name(self.stockfish_colour)
@@ -169,6 +190,12 @@ class HoldReport:
             lines.append(f"  {len(saved)} losing move(s) (ply {', '.join(str(r.slipped_at) for r in saved)}) came so "
                          f"late that the fifty-move rule drew the game first: the tables count no such rule, "
                          f"Stockfish does")
+        endings = "; ".join(f"{end} {len(plies)} (after {_plies_list(plies)} plies)"
+                            for end, plies in self.endings().items())
+        lines.append(f"how the games ended: {endings or 'no game played'}")
+        ai_repeats, stockfish_repeats = self.repeating_moves()
+        lines.append(f"moves that brought back an earlier position of the game: the AI's {ai_repeats}, "
+                     f"Stockfish's {stockfish_repeats}")
         lines += [f"not played (engine failure): {len(self.results) - len(played)}",
                   f"{self.seconds:.1f} s"]
         return "\n".join(lines)
@@ -245,6 +272,12 @@ def hold_sentence(report: HoldReport) -> str:
             f"({report.settings.describe()}) held {len(played) - len(lost)} and lost {len(lost)} "
             f"({100.0 * len(lost) / len(played):.0f} %); it made {chances} moves in positions where a move "
             f"would have lost.")
+
+
+def _plies_list(plies: List[int]) -> str:
+    """``3, 5, 7`` for up to four games, else ``12-140`` (the shortest and the longest)."""
+    plies = sorted(plies)
+    return ", ".join(map(str, plies)) if len(plies) <= 4 else f"{plies[0]}-{plies[-1]}"
 
 
 def _name(colour: chess.Color) -> str:

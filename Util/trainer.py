@@ -187,6 +187,22 @@ def mutual_zugzwangs(table: DtmTable) -> int:
     return sum(int(_board_weights(table.layout, index).sum()) for index in _zugzwang_entries(table))
 
 
+def mutual_zugzwang_positions(table: DtmTable) -> int:
+    """How many stored positions of ``table`` are mutual zugzwangs: one per symmetry class (the white king
+    on its canonical squares), where :func:`mutual_zugzwangs` counts every board, mirror images too."""
+    return sum(int(index.size) for index in _zugzwang_entries(table))
+
+
+def opposition_in_front_of_pawn(board: chess.Board) -> bool:
+    """Whether ``board`` has White's king directly in front of a white pawn and Black's king two squares
+    further up the same file (the kings in opposition in front of the pawn).  False without a white pawn."""
+    white_king, black_king = board.king(chess.WHITE), board.king(chess.BLACK)
+    if white_king is None or black_king is None or chess.square_rank(white_king) > 5:
+        return False
+    return (black_king == white_king + 16
+            and any(white_king == pawn + 8 for pawn in board.pieces(chess.PAWN, chess.WHITE)))
+
+
 def mutual_zugzwang_examples(table: DtmTable, limit: int = 5) -> List[chess.Board]:
     """Up to ``limit`` mutual zugzwangs of ``table`` (White to move), in index order."""
     from .board_int import to_board

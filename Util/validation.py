@@ -466,11 +466,12 @@ def _syzygy_chunk(chunk):
 
     n, boards, dtz_every = chunk
     syzygy, material = WORKER_STATE["syzygy"], WORKER_STATE["material"]
+    winner = WORKER_STATE.get("winner", chess.WHITE)
     agreed, mismatches, dtz = 0, [], {}
     for k, board_int in enumerate(boards.tolist()):
         board = to_board(board_int, material.piece_list)
         wdl = syzygy.probe_wdl(board)
-        if (wdl > 0) if board.turn == chess.WHITE else (wdl < 0):
+        if (wdl > 0) if board.turn == winner else (wdl < 0):
             agreed += 1
         elif len(mismatches) < 20:
             mismatches.append((board.fen(), n, wdl))
@@ -483,8 +484,9 @@ def _syzygy_chunk(chunk):
 def compare_with_syzygy(sequence: SnSequence, folder: Optional[os.PathLike] = None, *, every_board: bool = False,
                         sample: Optional[int] = None, seed: int = 0, dtz_every: int = 50,
                         workers: Optional[int] = None, progress: bool = True) -> SyzygyComparison:
-    """Syzygy's WDL calls every board of every S_n won for White; DTZ is compared with n on every
-    ``dtz_every``-th board (a DTZ probe costs milliseconds; 0 turns it off).
+    """Syzygy's WDL calls every board of every S_n won for the sequence's winner (White, or Black for
+    ``sequence.black``); DTZ is compared with n on every ``dtz_every``-th board (a DTZ probe costs
+    milliseconds; 0 turns it off).
 
     Syzygy is probed through python-chess (tens of microseconds a board), so
     by default one board per symmetry class is checked.
@@ -498,10 +500,11 @@ def compare_with_syzygy(sequence: SnSequence, folder: Optional[os.PathLike] = No
         probe.probe_wdl(board)
     finally:
         probe.close()
-    result = SyzygyComparison(sequence.material.name, "syzygy")
+    name = sequence.material.name + ("" if sequence.winner == chess.WHITE else " (Black mates)")
+    result = SyzygyComparison(name, "syzygy")
     start = time.perf_counter()
     chunks = [(n, boards, dtz_every) for n, boards in _board_chunks(sequence, every_board, sample, seed)]
-    state = {"syzygy_folder": folder, "material": sequence.material}
+    state = {"syzygy_folder": folder, "material": sequence.material, "winner": sequence.winner}
     for n, checked, agreed, mismatches, dtz in map_chunks(
         _syzygy_chunk, chunks, state=state, setup=_open_syzygy_in_worker, workers=workers,
         sizes=[c[1].size for c in chunks], desc=f"{sequence.material} vs Syzygy", progress=progress,
@@ -512,6 +515,32 @@ def compare_with_syzygy(sequence: SnSequence, folder: Optional[os.PathLike] = No
             counts[key] = counts.get(key, 0) + count
     result.seconds = time.perf_counter() - start
     return result
+
+
+def zeroing_example(sequence: SnSequence, folder: Optional[os.PathLike] = None, min_n: int = 5,
+                    per_n: int = 200, seed: int = 0) -> Optional[Tuple[chess.Board, int, int, chess.Move]]:
+    """A board where Syzygy's DTZ is 1 but mate is further: ``(board, n, DTZ, move)`` with the winner to
+    move in S_n (n >= ``min_n``, the largest n first, up to ``per_n`` stored boards of each) and ``move`` a
+    pawn move or capture that keeps the win by our table (n - 1 after it, the distance to mate going on)
+    and zeroes Syzygy's count; None if the sampled boards have none."""
+    from .board_int import to_board
+    from .move_checks import boards_to_check
+
+    with open_syzygy(Path(folder) if folder else find_reference_folder("syzygy", sequence.material)) as syzygy:
+        for n in range(len(sequence) - 1, min_n - 1, -1):
+            if n % 2 == 0:
+                continue
+            for board_int in boards_to_check(sequence, n, sample=per_n, seed=seed + n).tolist():
+                board = to_board(board_int, sequence.piece_list)
+                if syzygy.probe_dtz(board) != 1:
+                    continue
+                for move in board.legal_moves:
+                    if board.is_zeroing(move):
+                        child = board.copy(stack=False)
+                        child.push(move)
+                        if sequence.find_board(child) == n - 1:
+                            return board, n, 1, move
+    return None
 
 
 # ---- reports --------------------------------------------------------------------------------

@@ -99,8 +99,17 @@ def test_02_checks_what_it_teaches(notebook_02):
     assert re.search(r"Kxb4\s+leads to KRvK, n = 19", text) and "so this position is in S_20" in text
     assert "the AI plays c8=R" in text
     assert "resumed file identical to the uninterrupted one: True" in text
-    interrupted = re.search(r"killed; the checkpoint holds the plies up to n = (\d+)\nresumed after ply (\d+)", text)
-    assert interrupted and int(interrupted.group(1)) >= 20 and interrupted.group(1) == interrupted.group(2)
+    interrupted = re.search(r"killed; the checkpoint holds the plies up to n = (\d+)\n"
+                            r"KBNvK: resuming after ply (\d+) from .*\nresumed after ply (\d+)", text)
+    assert interrupted and int(interrupted.group(1)) >= 20 and interrupted.group(1) == interrupted.group(2) \
+        == interrupted.group(3)  # the resume line is ordinary output, not error text
+    assert not any(o["name"] == "stderr" for o in outputs(notebook, "stream"))
+    # speed: timed after the kernels are loaded, the ratio computed from the printed numbers
+    brute = float(re.search(r"python-chess, one board at a time: \d+ checkmates in ([\d.]+) s", text).group(1))
+    engine = re.search(r"engine: all of KQvK, S_0 \.\. S_20, in ([\d.]+) s", text)
+    ratio = re.search(r"is ([\d,]+) times the engine's", text)
+    assert engine and ratio and abs(int(ratio.group(1).replace(",", "")) - brute / float(engine.group(1))) <= 0.5
+    assert re.search(r"S_2 of KQvK: [\d,]+ boards; in this one Black has (\d+) legal moves", text)
     assert re.search(r"board_int = \d+ = 0b[01]{25} \(25 bits", text)  # KBNvK, leading zeros kept
     # pieces on both sides: Black's longest defence in KQvKR, a mate by Black, a draw only en passant saves
     assert re.search(r"n = 70: 70 plies of best play, ending in checkmate: True", text)
@@ -238,7 +247,8 @@ def notebooks_03_04(tmp_path_factory):
     played = execute_notebook(REPO / "03_play_against_ai.ipynb", {**common, "GAMES_DIR": str(games)},
                               folder / "03.ipynb")
     replayed = execute_notebook(REPO / "04_play_from_history.ipynb",
-                                {"GAMES_DIR": str(games), "DELAY": 0.01, "BOARD_SIZE": 160}, folder / "04.ipynb")
+                                {"GAMES_DIR": str(games), "DELAY": 0.01, "BOARD_SIZE": 160, **common},
+                                folder / "04.ipynb")
     return played, replayed, games
 
 
@@ -251,7 +261,7 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     assert "SetupError: the kings touch (e1 and e2)" in text
     assert "announced: mate in 15 plies; played: 15 plies" in text and "8. Qh8#" in text
     assert "verdict on the last of them: " in text
-    assert re.search(r"KPvK: [\d,]+ mutual zugzwangs", text)
+    assert re.search(r"KPvK: [\d,]+ mutual zugzwangs", text) and "KQvK: 0 mutual zugzwangs" in text
     widgets = [o for o in outputs(played) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(widgets) == 3  # the game for a person, the chooser of a random game, and the demonstration
     # a game file appears with the person's first move: the page's own game wrote nothing, the
@@ -274,8 +284,12 @@ def test_04_replays_the_newest_game(notebooks_03_04):
     assert "1. a6g6 e7f8" in text
     assert re.search(r"-> \d{4}-\d\d-\d\d \d\d:\d\d · KQvK · 15 plies · 1-0 checkmate · demonstration", text)
     copies = [o["data"]["text/html"] for o in outputs(replayed) if "chessai-static-copy" in o.get("data", {}).get("text/html", "")]
-    assert len(copies) == 1 and "<svg" in copies[0] and "ply 3 of 15" in copies[0]
+    assert len(copies) == 2 and "<svg" in copies[0] and "ply 3 of 15" in copies[0]
     assert "(White mates in 12)" in copies[0]  # the PGN's comment after the third move
+    # a game with one slower move, replayed from its PGN, stopped at the move its comment marks
+    marked = re.search(r"the PGN marks ply (\d+), (\S+): (.*left the best line \((\S+) was better\))", text)
+    assert marked and f"ply {marked.group(1)} of " in copies[1] and marked.group(3) in copies[1]
+    assert ".pgn" in copies[1] or "(PGN)" in copies[1]
     svgs = [o for o in outputs(replayed) if "image/svg+xml" in o.get("data", {})]
     assert svgs and "lastmove" in svgs[-1]["data"]["image/svg+xml"]  # start_replay ended on the last move
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import csv
 
 import chess
+import chess.polyglot
 import pytest
 
 from Util import stockfish_compare as sc
 from Util import stockfish_hold as sh
+from Util.game import game_end
 from Util.tests.conftest import missing_part
 from Util.trainer import hardest_best_move, random_start
 
@@ -59,6 +61,22 @@ def test_hold_games_agree_with_gaviota_move_by_move(depth, sequence_of, stockfis
     lost = sum(r.lost_on_board for r in report.results)
     assert f"Stockfish held the draw: {6 - lost} of 6" in report.text()
     assert f"lost {lost} (" in sh.hold_sentence(report)
+    # how the games ended, and the moves that brought a position back, counted here by Zobrist hashes
+    assert sorted(p for plies in report.endings().values() for p in plies) == sorted(r.game.plies for r in report.played)
+    repeats = {True: 0, False: 0}
+    for result in report.played:
+        board = chess.Board(result.fen)
+        seen = {chess.polyglot.zobrist_hash(board)}
+        for uci in result.game.moves:
+            by_stockfish = board.turn == result.stockfish_colour
+            board.push_uci(uci)
+            key = chess.polyglot.zobrist_hash(board)
+            repeats[by_stockfish] += key in seen
+            seen.add(key)
+        end = game_end(board)
+        assert result.game.end == end if end else result.game.end.startswith("ply cap")
+    assert report.repeating_moves() == (repeats[False], repeats[True])
+    assert f"the AI's {repeats[False]}, Stockfish's {repeats[True]}" in report.text()
     path = report.write(tmp_path, stem="hold")
     with open(path.with_suffix(".csv"), newline="") as handle:
         rows = list(csv.DictReader(handle))
