@@ -190,7 +190,7 @@ class HoldReport:
             lines.append(f"  {len(saved)} losing move(s) (ply {', '.join(str(r.slipped_at) for r in saved)}) came so "
                          f"late that the fifty-move rule drew the game first: the tables count no such rule, "
                          f"Stockfish does")
-        endings = "; ".join(f"{end} {len(plies)} (after {_plies_list(plies)} plies)"
+        endings = "; ".join(f"{end} {len(plies)} ({_after_plies(plies)})"
                             for end, plies in self.endings().items())
         lines.append(f"how the games ended: {endings or 'no game played'}")
         ai_repeats, stockfish_repeats = self.repeating_moves()
@@ -274,10 +274,13 @@ def hold_sentence(report: HoldReport) -> str:
             f"would have lost.")
 
 
-def _plies_list(plies: List[int]) -> str:
-    """``3, 5, 7`` for up to four games, else ``12-140`` (the shortest and the longest)."""
+def _after_plies(plies: List[int]) -> str:
+    """``after 3, 5, 7 plies`` for up to four games, ``after 100 plies each`` when all are as long, else
+    ``after 12-140 plies`` (the shortest and the longest)."""
     plies = sorted(plies)
-    return ", ".join(map(str, plies)) if len(plies) <= 4 else f"{plies[0]}-{plies[-1]}"
+    if len(plies) > 1 and plies[0] == plies[-1]:
+        return f"after {plies[0]} plies each"
+    return f"after {', '.join(map(str, plies)) if len(plies) <= 4 else f'{plies[0]}-{plies[-1]}'} plies"
 
 
 def _name(colour: chess.Color) -> str:

@@ -68,7 +68,9 @@ def test_01_shows_boards_and_the_right_facts(notebook_01):
     text = stdout(notebook_01)
     assert "checkmate  is_check=True  is_checkmate=True  is_stalemate=False legal moves=0" in text
     assert "stalemate  is_check=False is_checkmate=False is_stalemate=True  legal moves=0" in text
-    assert "pawn on b7: ['b7b8q', 'b7b8r', 'b7b8b', 'b7b8n']" in text
+    assert "b7's moves in UCI, one per promotion piece: ['b7b8q', 'b7b8r', 'b7b8b', 'b7b8n']" in text
+    assert "Black pawn on f4 goes to ['f3']" in text and "kings on h1 and e8 in all three: True" in text
+    assert "the rook on d4 reaches 9 squares, the bishop 13 and the queen 27" in text
     assert "after it, checkmate: True" in text
 
 
