@@ -147,7 +147,7 @@ def test_a_failing_cell_is_named(tmp_path):
 def notebook_06(tmp_path_factory):
     folder = tmp_path_factory.mktemp("nb06")
     parameters = {"FILE": "KQvK", "RESULTS_DIR": str(folder / "results"), "REPORT_DIR": str(folder / "Tests"),
-                  "SAMPLE": 400, "TABLES": ["KQvK", "KRvK"], "BOARD_SIZE": 120}
+                  "SAMPLE": 400, "TABLES": ["KQvK", "KRvK"], "BOARD_SIZE": 120, "ONE_PLY_SAMPLE": 20}
     return execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, folder / "06.ipynb"), folder
 
 
@@ -174,6 +174,16 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     assert (folder / "Tests" / "validation_KQvK.png").stat().st_size > 10_000
     assert "matching rate" in (folder / "Tests" / "validation_KRvK.txt").read_text()
     assert (folder / "Tests" / "validation_KRvK.png").stat().st_size > 5_000
+    # a pawn table and KQvKR get the move checks and Syzygy too, with a DTZ-1 board of each
+    assert re.search(r"every_move_of_sequence_in_lower KPvK: [\d,]+ boards in 57 S_n, 0 wrong", text)
+    assert re.search(r"check_boards_in_correct_sequence KPvK: [\d,]+ boards in 57 S_n, 0 wrong", text)
+    assert re.search(r"one_ply_check KQvKR: [\d,]+ stored positions .*, 0 wrong", text)
+    for name in ("KPvK", "KQvKR", "KQvKR \\(Black mates\\)"):
+        assert re.search(name + r" vs syzygy: [\d,]+ boards in \d+ S_n, 0 disagree", text), name
+    assert re.search(r"KPvK: \S+ w - - 0 1  n = \d+, Syzygy's DTZ = 1: the best move \S+ is a pawn move", text)
+    assert re.search(r"KQvKR: \S+ w - - 0 1  n = \d+, Syzygy's DTZ = 1: the best move \S+x\S+ is a capture", text)
+    closing = re.search(r"(\d+) checks on (\d+) tables; boards that disagree: 0", text)
+    assert closing and int(closing.group(2)) == 5  # KQvK, KRvK, KBBvK, KPvK, KQvKR
     # everything agrees: one line says so, instead of a figure of green bars
     assert "Validation of KQvK: every check agrees on every board in every S_n" in text
     assert not any("image/png" in o.get("data", {}) for o in outputs(notebook))
@@ -184,7 +194,8 @@ def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     parameters = {"FILE": "KQvK", "RESULTS_DIR": str(tmp_path / "results"), "REPORT_DIR": str(tmp_path / "Tests"),
-                  "SAMPLE": 20, "TABLES": ["KQvK"], "GAVIOTA_FOLDERS": [str(empty)], "SYZYGY_FOLDERS": [str(empty)]}
+                  "SAMPLE": 20, "TABLES": ["KQvK"], "GAVIOTA_FOLDERS": [str(empty)], "SYZYGY_FOLDERS": [str(empty)],
+                  "MORE_TABLES": ["KPvK"]}
     notebook = execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, tmp_path / "06.ipynb")
     text = stdout(notebook)
     assert f"Skipped: no gaviota table kqk.gtb.cp4 for KQvK in {empty}" in text
