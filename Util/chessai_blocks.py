@@ -61,9 +61,10 @@ import tempfile
 import threading
 import zipfile
 from collections import deque
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Deque, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import BinaryIO, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 import zstandard
@@ -133,9 +134,10 @@ def _blocks_of(pieces: Iterable[np.ndarray], block_entries: int) -> Iterator[mem
         yield memoryview(bytes(held))
 
 
-def _compressed_tasks(blocks: Iterator[memoryview], pool: ThreadPoolExecutor, compress: Callable) -> Iterator[List[bytes]]:
+def _compressed_tasks(blocks: Iterator[memoryview], pool: ThreadPoolExecutor, compress: Callable,
+                      ahead: int) -> Iterator[List[bytes]]:
     """Lists of compressed blocks in order, compressed on the pool's threads (Zstandard lets go of the
-    interpreter lock), at most two tasks a thread ahead of the writer."""
+    interpreter lock), at most ``ahead`` tasks ahead of the writer."""
     def run(task: List[memoryview]) -> List[bytes]:
         return [compress(block) for block in task]
 
@@ -146,7 +148,7 @@ def _compressed_tasks(blocks: Iterator[memoryview], pool: ThreadPoolExecutor, co
         if len(task) == _BLOCKS_PER_TASK:
             pending.append(pool.submit(run, task))
             task = []
-            if len(pending) > 2 * pool._max_workers:
+            if len(pending) > ahead:
                 yield pending.popleft().result()
     if task:
         pending.append(pool.submit(run, task))
@@ -163,6 +165,23 @@ def _add_member(archive: zipfile.ZipFile, name: str, chunks: Iterable[bytes]) ->
             member.write(chunk)
 
 
+@contextmanager
+def written_atomically(path: Path) -> Iterator[BinaryIO]:
+    """A binary file open for writing that becomes ``path`` (mode 644) only when the block ends without an
+    error: written under a temporary name beside it and renamed, so a crash never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            yield raw
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
 def write_block_file(path: os.PathLike, header: Dict, sides: List[Iterable[np.ndarray]],
                      counts: Callable[[], Dict[str, Dict[int, int]]]) -> Path:
     """Write a version-4 file atomically (a temporary file renamed into place); returns its path.
@@ -175,40 +194,32 @@ def write_block_file(path: os.PathLike, header: Dict, sides: List[Iterable[np.nd
     "board_counts_black": ...}`` (so that they can be counted meanwhile).
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     compress = CODECS["zstd"][0]
     header = dict(header, format="chessAI", version=BLOCK_FORMAT_VERSION, codec="zstd",
                   block_entries=BLOCK_ENTRIES, blank=255)
-    fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w") as archive, \
-                ThreadPoolExecutor(core_count(), thread_name_prefix="compress-blocks") as pool:
-            for name, pieces in zip(SIDE_NAMES, sides):
-                sizes: List[int] = []
-                crcs: List[int] = []
+    threads = core_count()
+    with written_atomically(path) as raw, zipfile.ZipFile(raw, "w") as archive, \
+            ThreadPoolExecutor(threads, thread_name_prefix="compress-blocks") as pool:
+        for name, pieces in zip(SIDE_NAMES, sides):
+            sizes: List[int] = []
+            crcs: List[int] = []
 
-                def written() -> Iterator[bytes]:
-                    for task in _compressed_tasks(_blocks_of(pieces, BLOCK_ENTRIES), pool, compress):
-                        for block in task:
-                            sizes.append(len(block))
-                            crcs.append(isal_zlib.crc32(block))
-                            yield block
+            def written() -> Iterator[bytes]:
+                for task in _compressed_tasks(_blocks_of(pieces, BLOCK_ENTRIES), pool, compress, 2 * threads):
+                    for block in task:
+                        sizes.append(len(block))
+                        crcs.append(isal_zlib.crc32(block))
+                        yield block
 
-                _add_member(archive, f"{name}.blocks", written())
-                offsets = np.zeros(len(sizes) + 1, dtype="<u8")
-                np.cumsum(sizes, out=offsets[1:])
-                index = offsets.tobytes() + np.asarray(crcs, dtype="<u4").tobytes()
-                _add_member(archive, f"{name}.index", [index])
-                header[name] = {"blocks": len(sizes), "sha256": hashlib.sha256(index).hexdigest()}
-            for key, value in counts().items():
-                header[key] = {str(int(n)): int(c) for n, c in sorted(value.items())}
-            _add_member(archive, "header.json", [json.dumps(header, indent=1).encode()])
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+            _add_member(archive, f"{name}.blocks", written())
+            offsets = np.zeros(len(sizes) + 1, dtype="<u8")
+            np.cumsum(sizes, out=offsets[1:])
+            index = offsets.tobytes() + np.asarray(crcs, dtype="<u4").tobytes()
+            _add_member(archive, f"{name}.index", [index])
+            header[name] = {"blocks": len(sizes), "sha256": hashlib.sha256(index).hexdigest()}
+        for key, value in counts().items():
+            header[key] = {str(int(n)): int(c) for n, c in sorted(value.items())}
+        _add_member(archive, "header.json", [json.dumps(header, indent=1).encode()])
     return path
 
 

@@ -46,7 +46,6 @@ import os
 import pickle
 import queue
 import struct
-import tempfile
 import threading
 import zipfile
 from pathlib import Path
@@ -55,7 +54,7 @@ from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, 
 import numpy as np
 
 from .chessai_blocks import (BLOCK_FORMAT_VERSION, BlockFile, ChessAIFileError, is_block_file,
-                             material_hint, write_block_file)
+                             material_hint, write_block_file, written_atomically)
 from .exits import to_unknown_from
 from .inflate import open_member
 from .layout import Layout
@@ -170,23 +169,14 @@ def _set_level(info: zipfile.ZipInfo, level: int) -> None:
 
 def _write_atomic(path: Path, payload: dict, compression: int, level: Optional[int] = None) -> None:
     """Pickle ``payload`` into a one-member ZIP at ``path``, through a temporary file renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w") as archive:
-            info = zipfile.ZipInfo(payload["material"] + ".pickle", date_time=_ZIP_DATE)
-            info.compress_type = compression
-            if level is not None:
-                _set_level(info, level)
-            info.external_attr = 0o644 << 16
-            with archive.open(info, "w") as member:  # pickled straight into the archive: no 1 GB copy first
-                _StreamingPickler(member, protocol=4).dump(payload)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    with written_atomically(path) as raw, zipfile.ZipFile(raw, "w") as archive:
+        info = zipfile.ZipInfo(payload["material"] + ".pickle", date_time=_ZIP_DATE)
+        info.compress_type = compression
+        if level is not None:
+            _set_level(info, level)
+        info.external_attr = 0o644 << 16
+        with archive.open(info, "w") as member:  # pickled straight into the archive: no 1 GB copy first
+            _StreamingPickler(member, protocol=4).dump(payload)
 
 
 class _StoredSide:

@@ -28,7 +28,7 @@ from .board_int import BoardIntError, board_squares, integer_squares
 from .exits import UNKNOWN
 from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
-from .tablebase import Tablebase
+from .tablebase import Tablebase, dtm_with_en_passant
 
 if TYPE_CHECKING:
     from .retrograde import DtmTable
@@ -213,19 +213,7 @@ class SnSequence(SequenceABC):
         A legal en passant capture is one more move of the position: as in
         python-chess, the value without it is combined with each capture's.
         """
-        dtm = _signed(self._value_without_ep(board))
-        for move in board.generate_legal_ep():
-            board.push(move)
-            try:
-                if board.is_checkmate():
-                    child = 1
-                else:
-                    child = -_signed(self._value_without_ep(board))
-                    child += 1 if child > 0 else -1 if child < 0 else 0
-            finally:
-                board.pop()
-            dtm = min(dtm, child) if dtm * child > 0 else max(dtm, child)
-        return dtm
+        return dtm_with_en_passant(board, self._value_without_ep)
 
 
 def _lookup(table: "DtmTable", squares, white_to_move: bool) -> int:
@@ -234,13 +222,6 @@ def _lookup(table: "DtmTable", squares, white_to_move: bool) -> int:
         return -1
     value = table.value(squares, white_to_move)
     return -1 if value == UNKNOWN else value
-
-
-def _signed(value: int) -> int:
-    """Our n (odd: the side to move mates) as a signed depth to mate; 0 for draws and checkmate."""
-    if value <= 0:
-        return 0
-    return value if value % 2 == 1 else -value
 
 
 def load_s_n_sequence(filename: os.PathLike) -> SnSequence:

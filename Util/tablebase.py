@@ -30,7 +30,7 @@ import threading
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple, Union
 
 import chess
 
@@ -250,19 +250,7 @@ class Tablebase:
 
     def _dtm_of_legal(self, board: chess.Board) -> int:
         """:meth:`probe_dtm` of a board already known to be one a table holds."""
-        dtm = _signed(self.probe_value(board))
-        for move in board.generate_legal_ep():
-            board.push(move)
-            try:
-                if board.is_checkmate():
-                    child = 1
-                else:
-                    child = -_signed(self.probe_value(board))
-                    child += 1 if child > 0 else -1 if child < 0 else 0
-            finally:
-                board.pop()
-            dtm = min(dtm, child) if dtm * child > 0 else max(dtm, child)
-        return dtm
+        return dtm_with_en_passant(board, self.probe_value)
 
     def get_dtm(self, board: chess.Board, default: Optional[int] = None) -> Optional[int]:
         """:meth:`probe_dtm`, or ``default`` where the table is missing or the position is not one a
@@ -377,6 +365,26 @@ def _material(board: chess.Board) -> Material:
         return material_of_board(board)
     except MaterialError as error:
         raise PositionError(f"{board.fen()}: {error}") from None
+
+
+def dtm_with_en_passant(board: chess.Board, stored_value: Callable[[chess.Board], int]) -> int:
+    """The signed depth to mate of ``board`` (as ``chess.gaviota.probe_dtm``) from ``stored_value``, which
+    gives a board's stored n ignoring en passant (odd: the side to move mates; even: it is mated; -1 for a
+    draw).  A legal en passant capture is one more move, which the stored value does not know: each one's
+    result is combined with it as python-chess does (the faster win, or the longer defence)."""
+    dtm = _signed(stored_value(board))
+    for move in board.generate_legal_ep():
+        board.push(move)
+        try:
+            if board.is_checkmate():
+                child = 1
+            else:
+                child = -_signed(stored_value(board))
+                child += 1 if child > 0 else -1 if child < 0 else 0
+        finally:
+            board.pop()
+        dtm = min(dtm, child) if dtm * child > 0 else max(dtm, child)
+    return dtm
 
 
 def _signed(value: int) -> int:
