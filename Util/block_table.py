@@ -1,6 +1,6 @@
 """A table read block by block from its file: what probing one position needs, and no more.
 
-:class:`BlockTable` answers like :class:`Util.retrograde.DtmTable` (``dtm``,
+:class:`BlockTable` answers like :class:`Util.dtm_table.DtmTable` (``dtm``,
 ``dtm_white``, ``dtm_black``, ``layout``, ``material``), but reads each
 value from one decoded block (:class:`Util.chessai_blocks.BlockFile`)
 through a shared :class:`Util.block_cache.BlockCache`.  Asking for a whole

@@ -32,7 +32,9 @@ from .layout import Layout
 from .material import PIECE_ORDER, Material
 from .parallel import Threads
 from .progress import progress_bar
-from .retrograde import DtmTable, compute_table, return_freed_memory
+from .dtm_table import DtmTable
+from .engine import compute_table
+from .memory import return_freed_memory
 
 #: Default folder of the ``.chessAI`` files (as in the thesis).
 

@@ -59,7 +59,8 @@ from .exits import to_unknown_from
 from .inflate import open_member
 from .layout import Layout
 from .material import Material, MaterialError
-from .retrograde import UNKNOWN, DtmTable
+from .dtm_table import DtmTable
+from .dtm_values import UNKNOWN
 
 #: 1: every entry stored.  2: entries that repeat another entry's value (identical
 #: pieces out of square order; without pawns, the mirror of a position with the

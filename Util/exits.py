@@ -17,7 +17,7 @@ with the board turned round and the colours exchanged, which keeps the
 value: odd n is always a win for the side to move.
 
 :class:`ExitFinder` states the rule on numpy arrays; the engine's first pass
-runs it compiled, position by position (:mod:`Util.kernel_exits`, tested
+runs it compiled, position by position (:mod:`Util.kernels.exits`, tested
 equal to this), and uses this one for the few en passant captures.
 
 A promotion puts the new piece on the last rank, so of a table with pawns
@@ -33,46 +33,12 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
+# the byte values are also read from here by older callers
+from .dtm_values import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, better, outcome_rank, to_unknown_from, undecided  # noqa: F401
 from .layout import Layout
 from .material import PIECE_ORDER, PROMOTION_LETTERS, Material
 from .moves import is_empty, pawn_direction, relative_rank
 from .rules import gives_check, legal_with, occupancy
-
-#: Exit byte of a position without a capture or promotion.
-NO_EXIT = 0
-#: DTM byte of a position that is in no S_n (a draw, or not a legal position).
-UNKNOWN = 255
-#: Exit byte (and DTM byte) of a draw.
-DRAW = UNKNOWN
-#: DTM byte, inside the engine only, of an index that is no legal position with that side to move.
-#: Legality then costs no extra look-up: "undecided and legal" is one comparison with UNKNOWN.
-#: Outside the engine (tables, checkpoints) such indices hold UNKNOWN.
-ILLEGAL = 254
-
-
-def to_unknown_from(values: np.ndarray, low: int) -> None:
-    """Write UNKNOWN over every byte of ``values`` from ``low`` up (in place).  UNKNOWN is the largest
-    byte, so a maximum does it: several times faster than assigning through a boolean mask."""
-    np.maximum(values, (values >= low).view(np.uint8) * np.uint8(UNKNOWN), out=values)
-
-
-def undecided(values: np.ndarray, floor: int = UNKNOWN) -> np.ndarray:
-    """Which of the engine's DTM bytes are undecided positions: UNKNOWN, or a loss counter (bytes from
-    ``floor`` up, ILLEGAL excepted; see :func:`Util.kernels.count_losses`)."""
-    return (values == UNKNOWN) | ((values >= floor) & (values != ILLEGAL))
-
-
-def outcome_rank(value: np.ndarray) -> np.ndarray:
-    """Sort key of exit bytes for the mover: a faster mate ranks higher, then a draw, then a slower
-    defeat; NO_EXIT lowest."""
-    v = value.astype(np.int16)
-    return np.where(v == NO_EXIT, -1, np.where(v == DRAW, 512, np.where(v & 1 == 1, 1024 - v, v)))
-
-
-def better(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The better exit byte of two, for the side to move."""
-    return np.where(outcome_rank(a) >= outcome_rank(b), a, b)
-
 
 class SubTables:
     """Finished tables by canonical material, looked up in either orientation."""

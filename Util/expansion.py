@@ -21,7 +21,8 @@ import numpy as np
 from .board_int import encode_integers
 from .layout import Layout
 from .parallel import Threads
-from .retrograde import UNKNOWN, DtmTable
+from .dtm_table import DtmTable
+from .dtm_values import UNKNOWN
 from .symmetry import INVERSE, TRANSFORMS
 
 BATCH = 1 << 20
@@ -40,7 +41,7 @@ def _preimages(layout: Layout, index: np.ndarray) -> Iterator[Tuple[int, np.ndar
         yield s, ok, board
 
 
-def _board_weights(layout: Layout, index: np.ndarray) -> np.ndarray:
+def board_weights(layout: Layout, index: np.ndarray) -> np.ndarray:
     """How many real boards fold onto each entry: the symmetries s whose preimage T_s^-1(e) the fold
     maps back with s, and (with identical pieces) lists them in ascending order.
 
@@ -80,12 +81,12 @@ def board_counts_by_winner(table: DtmTable) -> Tuple[Dict[int, int], Dict[int, i
     first = min((min(group) for group in layout.identical_groups), default=layout.piece_count)
     period = int(layout.strides[first]) * 64 if first < layout.piece_count else 1
 
-    from .kernels import weighed_byte_counts  # here, not at the top: numba's import would slow every probe
+    from .kernels.sorting import weighed_byte_counts  # here, not at the top: numba's import would slow every probe
 
     def count(job: Tuple[np.ndarray, int]) -> np.ndarray:  # one slot, by index range: no table-sized temporaries
         array, slot = job
         start = slot * per_slot
-        weights = _board_weights(layout, start + np.arange(period)).astype(np.int64)
+        weights = board_weights(layout, start + np.arange(period)).astype(np.int64)
         return weighed_byte_counts(array[start : start + per_slot], weights)[:UNKNOWN]
 
     per_side = []

@@ -36,7 +36,8 @@ import numpy as np
 from .board_int import board_squares, encode_integers, integer_squares
 from .expansion import boards_in_s_n
 from .material import Material, material_of_board
-from .retrograde import UNKNOWN, DtmTable
+from .dtm_table import DtmTable
+from .dtm_values import UNKNOWN
 from .sequence import SnSequence
 from .symmetry import TRANSFORMS
 

@@ -31,7 +31,7 @@ from .material import Material, MaterialError, material_of_board
 from .tablebase import Tablebase, dtm_with_en_passant
 
 if TYPE_CHECKING:
-    from .retrograde import DtmTable
+    from .dtm_table import DtmTable
 
 
 class SnSet:
@@ -65,7 +65,7 @@ class SnSequence(SequenceABC):
     def __init__(self, table: "DtmTable", board_counts: Dict[int, int], store=None,
                  path: Optional[Path] = None, board_counts_black: Optional[Dict[int, int]] = None,
                  winner: chess.Color = chess.WHITE):
-        """``table``: a :class:`Util.retrograde.DtmTable` or a :class:`Util.block_table.BlockTable`;
+        """``table``: a :class:`Util.dtm_table.DtmTable` or a :class:`Util.block_table.BlockTable`;
         ``store``: where the tables that captures and promotions lead into come from (anything with
         ``table(material)`` and ``add(table)``: a :class:`Util.tablebase.Tablebase`, or a
         :class:`Util.calculation.TableStore` that computes them); by default a Tablebase over the

@@ -201,7 +201,7 @@ class Game:
         return board.variation_san([chess.Move.from_uci(m) for m in self.moves])
 
 
-def _game_end(board: chess.Board, ply_cap: int, plies: int) -> Optional[str]:
+def comparison_game_end(board: chess.Board, ply_cap: int, plies: int) -> Optional[str]:
     """Why a comparison game is over: the rules of chess (:func:`Util.game.game_end`) or the ply cap."""
     from .game import game_end
 
@@ -212,7 +212,7 @@ def ai_game(board: chess.Board, sequence: SnSequence, engine: GuardedStockfish, 
     """The AI (White, from S_n into S_(n-1)) against Stockfish (Black) from ``board``."""
     board = board.copy(stack=False)
     game = Game(board.fen())
-    while not (end := _game_end(board, ply_cap, game.plies)):
+    while not (end := comparison_game_end(board, ply_cap, game.plies)):
         if board.turn == chess.WHITE:
             n = _n_of(sequence, board)
             _, move = _ai_move(board, n, sequence)
@@ -260,7 +260,7 @@ def against_best_defence(board: chess.Board, sequence: SnSequence, engine: Optio
     """White (Stockfish, or the AI where ``engine`` is None) against the table's best defence."""
     board = board.copy(stack=False)
     game = Game(board.fen())
-    while not (end := _game_end(board, ply_cap, game.plies)):
+    while not (end := comparison_game_end(board, ply_cap, game.plies)):
         if board.turn == chess.BLACK:
             move = table_defence(board, sequence)
         elif engine is None:
@@ -280,7 +280,7 @@ def stockfish_game(board: chess.Board, engine: GuardedStockfish, ply_cap: int = 
     """Stockfish against itself from ``board``."""
     board = board.copy(stack=False)
     game = Game(board.fen())
-    while not (end := _game_end(board, ply_cap, game.plies)):
+    while not (end := comparison_game_end(board, ply_cap, game.plies)):
         move = engine.best_move(board)
         board.push(move)
         game.moves.append(move.uci())
@@ -456,7 +456,7 @@ class ComparisonReport:
         return folder / f"{stem}.txt"
 
 
-def _open_engine_in_worker() -> None:
+def open_engine_in_worker() -> None:
     from .parallel import WORKER_STATE
 
     WORKER_STATE["engine"] = GuardedStockfish(WORKER_STATE["settings"], WORKER_STATE["path"])
@@ -483,17 +483,17 @@ def compare_positions(scenario: str, fens: Iterable[str], sequence: SnSequence, 
     start = time.perf_counter()
     state = {"settings": settings, "path": path, "sequence": sequence, "ply_cap": ply_cap}
     try:
-        for results in map_chunks(_compare_chunk, chunks, state=state, setup=_open_engine_in_worker,
+        for results in map_chunks(_compare_chunk, chunks, state=state, setup=open_engine_in_worker,
                                   workers=workers, sizes=[len(c) for c in chunks], desc=scenario,
                                   unit=" positions", progress=progress):
             report.results += results
     finally:
-        _close_engine_of_this_process()
+        close_engine_of_this_process()
     report.seconds = time.perf_counter() - start
     return report
 
 
-def _close_engine_of_this_process() -> None:
+def close_engine_of_this_process() -> None:
     """With one worker the engine ran here: stop it (forked workers' engines end with their workers)."""
     from .parallel import WORKER_STATE
 

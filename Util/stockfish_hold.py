@@ -34,8 +34,8 @@ from typing import Dict, Iterable, List, Optional, Tuple
 import chess
 
 from .sequence import SnSequence
-from .stockfish_compare import (EngineFailure, EngineSettings, Game, GuardedStockfish, _close_engine_of_this_process,
-                                _game_end, _open_engine_in_worker, find_stockfish)
+from .stockfish_compare import (EngineFailure, EngineSettings, Game, GuardedStockfish, close_engine_of_this_process,
+                                comparison_game_end, open_engine_in_worker, find_stockfish)
 from .trainer import LOSS, hardest_best_move, move_outcomes, random_start
 
 #: Plies a slipped game may run beyond the cap to reach the AI's mate (longer than any five-piece mate).
@@ -80,7 +80,7 @@ def hold_game(board: chess.Board, sequence: SnSequence, engine: GuardedStockfish
     result = HoldResult(board.fen(), stockfish_colour, Game(board.fen()))
     game = result.game
     try:
-        while not (end := _game_end(board, ply_cap if result.slipped_at is None else ply_cap + MATE_ALLOWANCE,
+        while not (end := comparison_game_end(board, ply_cap if result.slipped_at is None else ply_cap + MATE_ALLOWANCE,
                                      game.plies)):
             if board.turn == stockfish_colour:
                 move = engine.best_move(board)
@@ -243,12 +243,12 @@ def hold_positions(fens: Iterable[str], sequence: SnSequence, settings: EngineSe
              "colour": stockfish_colour}
     start = time.perf_counter()
     try:
-        for results in map_chunks(_hold_chunk, chunks, state=state, setup=_open_engine_in_worker, workers=workers,
+        for results in map_chunks(_hold_chunk, chunks, state=state, setup=open_engine_in_worker, workers=workers,
                                   sizes=[len(c) for c in chunks], desc="hold_draws", unit=" positions",
                                   progress=progress):
             report.results += results
     finally:
-        _close_engine_of_this_process()
+        close_engine_of_this_process()
     report.seconds = time.perf_counter() - start
     return report
 

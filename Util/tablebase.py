@@ -42,7 +42,7 @@ from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
 
 if TYPE_CHECKING:
-    from .retrograde import DtmTable
+    from .dtm_table import DtmTable
 
 
 

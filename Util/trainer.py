@@ -26,8 +26,8 @@ import chess
 import numpy as np
 
 from .exits import UNKNOWN
-from .retrograde import DtmTable
 from .block_table import BlockTable
+from .dtm_table import DtmTable
 from .sequence import SnSequence
 
 #: Outcomes for the side that moves.
@@ -182,9 +182,9 @@ def mutual_zugzwangs(table: DtmTable) -> int:
     """How many boards of ``table`` are mutual zugzwangs: White to move does worse for White than Black
     to move (a draw instead of a win, a loss instead of a draw or win), so whoever is to move would
     rather pass.  Both sides to move must be legal positions; counted in boards, as ``stats`` counts."""
-    from .expansion import _board_weights
+    from .expansion import board_weights
 
-    return sum(int(_board_weights(table.layout, index).sum()) for index in _zugzwang_entries(table))
+    return sum(int(board_weights(table.layout, index).sum()) for index in _zugzwang_entries(table))
 
 
 def mutual_zugzwang_positions(table: DtmTable) -> int:

@@ -26,7 +26,8 @@ import numpy as np
 from .gaviota_native import NativeGaviota
 from .board_int import board_squares
 from .material import Material, material_of_board
-from .retrograde import UNKNOWN, DtmTable
+from .dtm_table import DtmTable
+from .dtm_values import UNKNOWN
 from .rules import black_to_move_legal_and_check, legal_with, white_to_move_legal
 from .sequence import SnSequence
 

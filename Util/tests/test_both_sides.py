@@ -105,7 +105,7 @@ def test_one_ply_check_passes_on_tables_and_catches_a_shifted_value(store, tmp_p
     """The check used for the five-piece tables with pieces on both sides: on KPvKP (en passant, both
     winners) it finds nothing, and on a copy with one set's n changed it finds those positions."""
 
-    from Util.retrograde import DtmTable
+    from Util.dtm_table import DtmTable
     from Util.sequence import SnSequence
     from Util.validation import one_ply_check
 
@@ -129,7 +129,7 @@ def test_the_one_ply_sample_holds_every_value_in_its_quota(store):
     its value, none twice, and a value with fewer boards than the quota is taken whole."""
     import numpy as np
 
-    from Util.exits import UNKNOWN
+    from Util.dtm_values import UNKNOWN
     from Util.validation import _samples_by_value
 
     table = store.get("KQvKR")

@@ -84,7 +84,8 @@ def test_the_deepest_value_is_kept_in_a_table_and_illegal_dropped_in_a_checkpoin
     the engine's ILLEGAL mark in a checkpoint saved from its arrays: the file keeps the one and writes
     UNKNOWN for the other."""
     from Util.chessai_file import load_checkpoint, save_checkpoint
-    from Util.retrograde import DEEPEST, ILLEGAL, UNKNOWN, DtmTable
+    from Util.dtm_table import DtmTable
+    from Util.dtm_values import DEEPEST, ILLEGAL, UNKNOWN
 
     original = store.get("KQvKR")
     deep = np.flatnonzero(original.dtm_black == 2)[:5]  # legal positions, all distinct in the file
@@ -238,7 +239,7 @@ def test_the_file_opens_with_standard_tools(kqk_file, store):
     import zstandard
 
     from Util.layout import Layout
-    from Util.retrograde import UNKNOWN
+    from Util.dtm_values import UNKNOWN
 
     original = store.get("KQvK")
     with zipfile.ZipFile(kqk_file) as archive:

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from Util.en_passant import double_step_candidates, find_double_steps
-from Util.exits import UNKNOWN
-from Util.kernel_rules import classify_span
-from Util.kernels import KernelLayout
+from Util.dtm_values import UNKNOWN
+from Util.kernels.board import PackedLayout
+from Util.kernels.legality import mark_legality
 from Util.layout import Layout
 from Util.material import Material
 
@@ -15,7 +15,7 @@ def _legal(layout: Layout) -> list:
     """Per side to move, whether each index is a legal position (the compiled first pass's rule)."""
     values = [np.full(layout.size, UNKNOWN, dtype=np.uint8) for _ in range(2)]
     none = np.empty(0, dtype=np.uint8)
-    classify_span(KernelLayout.of(layout), 0, layout.size, *values, none, none)
+    mark_legality(PackedLayout.of(layout), 0, layout.size, *values, none, none)
     return [v != 254 for v in values]
 
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from Util.board_int import board_squares
-from Util.kernel_rules import status
-from Util.kernels import _KIND_OF_LETTER, KernelLayout, _packed, children, parents
+from Util.kernels.board import KIND_OF_LETTER, PackedLayout, children, pack_small, parents
+from Util.kernels.legality import status
 from Util.layout import Layout
 from Util.material import Material
 from Util.validation import random_legal_boards
@@ -56,7 +56,7 @@ def _stays_in_table(board: chess.Board, move: chess.Move) -> bool:
 @pytest.mark.parametrize("name", ["KQvK", "KBBvK", "KBNvK", "KQvKR", "KPvKP", "KRPvKR", "KBPvKN"])
 def test_moves_and_unmoves_match_python_chess(name):
     material = Material.parse(name)
-    layout, lay = Layout(material), KernelLayout.of(Layout(material))
+    layout, lay = Layout(material), PackedLayout.of(Layout(material))
     checked_parents = 0
     for white_to_move in (True, False):
         side = 0 if white_to_move else 1
@@ -83,7 +83,7 @@ def test_moves_and_unmoves_match_python_chess(name):
 @pytest.mark.parametrize("name", ["KBNvK", "KQvKR", "KPvKP", "KRPvKR"])
 def test_every_legal_parent_has_the_move_forwards(name):
     material = Material.parse(name)
-    layout, lay = Layout(material), KernelLayout.of(Layout(material))
+    layout, lay = Layout(material), PackedLayout.of(Layout(material))
     for white_to_move in (True, False):
         side = 0 if white_to_move else 1
         # the positions after a move of ``side``: the other side to move
@@ -104,8 +104,8 @@ def test_every_legal_parent_has_the_move_forwards(name):
 @pytest.mark.parametrize("letters", ["KkQ", "KkPp", "KkQr", "KkRPr", "KkBNn", "KkQRb", "KkPPp"])
 def test_compiled_legality_equals_python_chess_is_valid(letters):
     rng = random.Random(letters)
-    kinds = _packed([_KIND_OF_LETTER[c] for c in letters])
-    colours = _packed([0 if c.isupper() else 1 for c in letters], bits=1)
+    kinds = pack_small([KIND_OF_LETTER[c] for c in letters])
+    colours = pack_small([0 if c.isupper() else 1 for c in letters], bits=1)
     legal_seen = 0
     for _ in range(2000):
         squares = np.array(rng.sample(range(64), len(letters)), dtype=np.int64)
@@ -128,19 +128,19 @@ def test_compiled_legality_equals_python_chess_is_valid(letters):
 @pytest.mark.slow  # position by position against python-chess
 @pytest.mark.parametrize("name", ["KQvK", "KPvK", "KQvKR", "KBvKP", "KPvKP", "KBNvK", "KRPvKR", "KQRvKB"])
 def test_first_pass_legality_equals_status_position_by_position(name):
-    """classify_span (64 indices at a time, only the last piece looked at per index) marks ILLEGAL and sets
+    """mark_legality (64 indices at a time, only the last piece looked at per index) marks ILLEGAL and sets
     the check bits exactly where status (checked against python-chess above) says so, at every index of
     a table; for five pieces, a slice across many values of every piece."""
-    from Util.kernel_rules import classify_span
+    from Util.kernels.legality import mark_legality
 
     layout = Layout(Material.parse(name))
-    lay = KernelLayout.of(layout)
+    lay = PackedLayout.of(layout)
     size = min(layout.size, 1 << 21)
     start = 8 * ((layout.size - size) // 16)  # from the middle, a multiple of 8 as the kernel wants
     values = [np.full(size, 7, dtype=np.uint8) for _ in range(2)]  # 7: a value, left where legal
     checks = [np.zeros(-(-layout.size // 8), dtype=np.uint8) for _ in range(2)]
     whole = [np.zeros(layout.size, dtype=np.uint8) for _ in range(2)] if size < layout.size else values
-    classify_span(lay, start, start + size, *whole, *checks)
+    mark_legality(lay, start, start + size, *whole, *checks)
     index = np.arange(start, start + size)
     squares = np.stack(layout.decode(index), axis=1)
     expected = np.array([status(lay.kinds, lay.colours, row, lay.count) for row in squares])
@@ -159,9 +159,9 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     the compiled pass equals Util.exits.ExitFinder's, for both sides to move: captures by either side,
     a king's captures, promotions with and without a capture, children stored with the colours swapped."""
     from Util.exits import NO_EXIT, UNKNOWN, ExitFinder, SubTables
-    from Util.kernel_exits import ExitPass
-    from Util.kernel_rules import classify_span
-    from Util.kernels import KernelLayout
+    from Util.kernels.exits import ExitPass
+    from Util.kernels.legality import mark_legality
+    from Util.kernels.board import PackedLayout
 
     material = Material.parse(name)
     layout = Layout(material)
@@ -169,7 +169,7 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     finder = ExitFinder(layout, subtables)
     legal = [np.full(layout.size, UNKNOWN, dtype=np.uint8) for _ in range(2)]  # classify marks the ILLEGAL ones
     none = np.empty(0, dtype=np.uint8)
-    classify_span(KernelLayout.of(layout), 0, layout.size, *legal, none, none)
+    mark_legality(PackedLayout.of(layout), 0, layout.size, *legal, none, none)
     found_exits = False
     for side in (0, 1):
         if not finder.has_exits(side):
@@ -186,24 +186,24 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
 
 
 def _engine_before_ply_one(name: str, store):
-    """An engine for ``name`` (one thread) after the first pass and the mates, Black's counters set."""
+    """The working table of ``name`` (one thread) after the first pass and the mates, Black's counters set."""
+    from Util.engine.compute import start_calculation
     from Util.parallel import Threads
-    from Util.retrograde import _Engine
 
     material = Material.parse(name)
-    engine = _Engine(material, store._subtables(material), Threads(1))
-    engine.classify()
+    calculation = start_calculation(material, store._subtables(material), Threads(1))
+    calculation.first_pass.run()
     for side in (0, 1):
-        engine.mates(side)
-    engine.set_first_counters()
-    return engine
+        calculation.plies.mates(side)
+    calculation.counters.set_first_counters()
+    return calculation.table
 
 
 def _counted_and_never(engine, values: np.ndarray) -> tuple:
     """The indices holding a counter in ``values``, and those holding NEVER (both plenty)."""
     from Util.exits import ILLEGAL
 
-    floor = engine.kernel_layout.floor
+    floor = engine.packed.floor
     counted = np.flatnonzero((values > floor) & (values < ILLEGAL))
     never = np.flatnonzero(values == floor)
     assert counted.size > 1000 and never.size > 100
@@ -212,16 +212,17 @@ def _counted_and_never(engine, values: np.ndarray) -> tuple:
 
 @pytest.mark.parametrize("name", ["KQvK", "KBBvK", "KBNvK"])
 def test_the_counters_pass_finds_blacks_mates_where_white_never_loses(name, store):
-    """With a lone black king, Black's mates come out of the counters' pass (_Engine.first_ply, on two
+    """With a lone black king, Black's mates come out of the counters' pass (Plies.first_ply, on two
     threads): every entry python-chess calls checkmate gets 0 (the diagonal twins of KQvK, the swapped
     bishops of KBBvK included), and the arrays are those of the mates kernel followed by the pass."""
+    from Util.engine.compute import start_calculation
     from Util.parallel import Threads
-    from Util.retrograde import _Engine
 
     material = Material.parse(name)
-    fused = _Engine(material, store._subtables(material), Threads(2))
-    fused.classify()
-    white_mates, black_mates = fused.first_ply()
+    calculation = start_calculation(material, store._subtables(material), Threads(2))
+    calculation.first_pass.run()
+    white_mates, black_mates = calculation.plies.first_ply()
+    fused = calculation.table
     apart = _engine_before_ply_one(name, store)
     assert white_mates.size == 0
     assert np.array_equal(fused.dtm[0], apart.dtm[0]) and np.array_equal(fused.dtm[1], apart.dtm[1])
@@ -230,7 +231,7 @@ def test_the_counters_pass_finds_blacks_mates_where_white_never_loses(name, stor
     layout = fused.layout
     for index in np.random.default_rng(5).choice(zero, min(zero.size, 300), replace=False):
         assert _board(layout, int(index), white_to_move=False).is_checkmate()
-    in_check = np.flatnonzero(np.unpackbits(fused._in_check[1])[: layout.size] & (fused.dtm[1] != 0) & (fused.dtm[1] < 254))
+    in_check = np.flatnonzero(np.unpackbits(fused.in_check[1])[: layout.size] & (fused.dtm[1] != 0) & (fused.dtm[1] < 254))
     for index in np.random.default_rng(6).choice(in_check, 300, replace=False):
         board = _board(layout, int(index), white_to_move=False)
         assert board.is_check() and not board.is_checkmate(), board.fen()
@@ -263,11 +264,12 @@ def test_white_counters_count_the_legal_moves(name, store):
     (both diagonal twins of the position after it lead back by a king's un-move), or NEVER where a
     capture or promotion draws or wins for White."""
     from Util.exits import ILLEGAL
+    from Util.kernels.counters import set_white_counters
     from Util.symmetry import TRANSFORMS
 
     engine = _engine_before_ply_one(name, store)
     material, values = engine.material, engine.dtm[0]
-    engine.kernels.set_white_counters(engine.kernel_layout, 2, 0, values.size, values, engine.dtm[1], engine.exit_value[0])
+    set_white_counters(engine.packed, 2, 0, values.size, values, engine.dtm[1], engine.exit_value[0])
     counted, never = _counted_and_never(engine, values)
     layout, doubled = engine.layout, 0
     rng = np.random.default_rng(11)
@@ -287,15 +289,16 @@ def test_white_counters_count_the_legal_moves(name, store):
     assert doubled > 0 or material.has_pawns
     # a counter set when a ply first reaches the position (after a resume) comes out the same
     from Util.exits import UNKNOWN
-    from Util.kernels import _buffers, _set_counters
+    from Util.kernels.blocks import scratch_buffers
+    from Util.kernels.counters import set_counters
 
     sample = np.concatenate([rng.choice(counted, 40, replace=False), rng.choice(never, 20, replace=False)])
-    buffers = _buffers()
+    buffers = scratch_buffers()
     cand, fetched = buffers[2], buffers[6]
     cand[: sample.size], fetched[: sample.size] = sample, UNKNOWN
     by_pass = values[sample].copy()
     values[sample] = UNKNOWN
-    _set_counters(engine.kernel_layout, 0, 2, cand, sample.size, fetched, values, engine.dtm[1], exit_value, buffers)
+    set_counters(engine.packed, 0, 2, cand, sample.size, fetched, values, engine.dtm[1], exit_value, buffers)
     assert np.array_equal(values[sample], by_pass)
 
 
@@ -306,23 +309,23 @@ def test_the_entries_of_one_position_with_identical_pieces(name):
     from), and every entry leads to that one."""
     from itertools import permutations
 
-    from Util.kernels import _is_sorted, _other_entries, _other_entry, _sorted_entry
+    from Util.kernels.entries import is_sorted_entry, other_entry, other_entry_count, sorted_entry
 
     layout = Layout(Material.parse(name))
-    lay = KernelLayout.of(layout)
+    lay = PackedLayout.of(layout)
     group = layout.identical_groups[0]
     checked = 0
     for index in _random_positions(layout, 200):
         squares = [int(s[0]) for s in layout.decode(np.array([index]))]
         board = _key(_board(layout, index, True))
-        entries = {index} | {int(_other_entry(lay, index, k)) for k in range(_other_entries(lay))}
+        entries = {index} | {int(other_entry(lay, index, k)) for k in range(other_entry_count(lay))}
         assert len(entries) == len(list(permutations(group)))
         assert {_key(_board(layout, e, True)) for e in entries} == {board}
-        in_order = [e for e in entries if _is_sorted(lay, e)]
+        in_order = [e for e in entries if is_sorted_entry(lay, e)]
         assert len(in_order) == 1
         sorted_squares = [int(s[0]) for s in layout.decode(np.array(in_order))]
         assert [sorted_squares[i] for i in group] == sorted(squares[i] for i in group)
-        assert {int(_sorted_entry(lay, e)) for e in entries} == set(in_order)
+        assert {int(sorted_entry(lay, e)) for e in entries} == set(in_order)
         checked += 1
     assert checked == 200
 
@@ -332,18 +335,18 @@ def test_a_king_on_the_diagonal_gives_a_mirror_entry(name):
     """Without pawns, a white king on the a1-h8 diagonal gives each position a mirror entry (and its
     identical pieces swapped): python-chess sees one board in all of them, and every one of them names
     the lowest as the first entry, the one the plies take for all."""
-    from Util.kernels import _first_entry, _has_mirror, _mirror_entry, _other_entries, _other_entry
+    from Util.kernels.entries import first_entry, has_mirror, mirror_entry, other_entry, other_entry_count
 
     layout = Layout(Material.parse(name))
-    lay = KernelLayout.of(layout)
+    lay = PackedLayout.of(layout)
     on_diagonal = 0
     for index in _random_positions(layout, 400):
         king = int(layout.decode(np.array([index]))[0][0])
-        assert bool(_has_mirror(lay, index)) == (king % 9 == 0)  # a1, b2, c3, d4
-        mirrors = {index, int(_mirror_entry(lay, index))} if _has_mirror(lay, index) else {index}
-        entries = mirrors | {int(_other_entry(lay, e, k)) for e in mirrors for k in range(_other_entries(lay))}
+        assert bool(has_mirror(lay, index)) == (king % 9 == 0)  # a1, b2, c3, d4
+        mirrors = {index, int(mirror_entry(lay, index))} if has_mirror(lay, index) else {index}
+        entries = mirrors | {int(other_entry(lay, e, k)) for e in mirrors for k in range(other_entry_count(lay))}
         assert len({_key(_board(layout, e, True)) for e in entries}) == 1
-        assert {int(_first_entry(lay, e)) for e in entries} == {min(entries)}
+        assert {int(first_entry(lay, e)) for e in entries} == {min(entries)}
         on_diagonal += len(mirrors) == 2
     assert on_diagonal > 50
 
@@ -361,18 +364,18 @@ def _random_positions(layout: Layout, count: int) -> list:
 
 
 def test_a_table_without_identical_pieces_has_one_entry_per_position():
-    from Util.kernels import _first_entry, _is_sorted, _other_entries, _sorted_entry
+    from Util.kernels.entries import first_entry, is_sorted_entry, other_entry_count, sorted_entry
 
-    lay = KernelLayout.of(Layout(Material.parse("KRBNvK")))
-    assert _other_entries(lay) == 0
-    assert all(_is_sorted(lay, i) and _sorted_entry(lay, i) == i for i in (0, 12345, 987654321))
-    pawns = KernelLayout.of(Layout(Material.parse("KRPvKR")))
-    assert all(_first_entry(pawns, i) == i for i in (0, 12345, 987654321))
+    lay = PackedLayout.of(Layout(Material.parse("KRBNvK")))
+    assert other_entry_count(lay) == 0
+    assert all(is_sorted_entry(lay, i) and sorted_entry(lay, i) == i for i in (0, 12345, 987654321))
+    pawns = PackedLayout.of(Layout(Material.parse("KRPvKR")))
+    assert all(first_entry(pawns, i) == i for i in (0, 12345, 987654321))
 
 
 @pytest.mark.parametrize("size, period", [(0, 1), (7, 1), (1 << 16, 1), (4099, 64), (1 << 15, 4096)])
 def test_weighed_byte_counts_are_numpys_weighed_bincount(size, period):
-    from Util.kernels import weighed_byte_counts
+    from Util.kernels.sorting import weighed_byte_counts
 
     rng = np.random.default_rng(size + period)
     values = np.where(rng.random(size) < 0.5, 255, rng.integers(0, 40, size)).astype(np.uint8)

@@ -19,7 +19,8 @@ from Util.move_checks import (
     every_move_of_sequence_in_lower,
     find_move_count,
 )
-from Util.retrograde import UNKNOWN, DtmTable
+from Util.dtm_table import DtmTable
+from Util.dtm_values import UNKNOWN
 from Util.sequence import SnSequence
 from Util.validation import (
     ReferenceMissing,

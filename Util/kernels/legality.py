@@ -1,10 +1,10 @@
 """The rules of :mod:`Util.rules`, compiled: legality and check of one position at a time.
 
-The engine's first pass (``classify``) visits every index of a table once:
+The engine's first pass (:mod:`Util.engine.first_pass`) visits every index of a table once:
 is the position legal with White to move, with Black to move, and who is
 in check.  :mod:`Util.rules` answers that for whole numpy arrays; here the
 same rules run position by position with numba (:func:`status`), without
-the temporary arrays, and :func:`classify_span` applies them to 64
+the temporary arrays, and :func:`mark_legality` applies them to 64
 neighbouring indices at a time, which differ only in the last piece's
 square.  The rules are python-chess's ``Board.is_valid()`` (see
 :mod:`Util.rules`).
@@ -15,11 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .exits import ILLEGAL
-from .geometry import BETWEEN, BLACK_PAWN_ATTACKS, KING_ADJACENT, KNIGHT_ATTACKS, LINE, LINE_KIND, RANK_OF
-from .geometry import WHITE_PAWN_ATTACKS
-from .kernels import BISHOP, BLACK_PAWN, KING, KNIGHT, QUEEN, ROOK, WHITE_PAWN, _decode, colour_of, kind_of
-
+from ..dtm_values import ILLEGAL
+from ..geometry import (BETWEEN, BLACK_PAWN_ATTACKS, KING_ADJACENT, KNIGHT_ATTACKS, LINE, LINE_KIND, RANK_OF,
+                        WHITE_PAWN_ATTACKS)
+from .board import BISHOP, BIT, BLACK_PAWN, KING, KNIGHT, QUEEN, ROOK, WHITE_PAWN, colour_of, decode, kind_of
 
 def _attack_table() -> np.ndarray:
     """``table[kind, a, b]``: a piece of ``kind`` on a attacks b on an empty board (kings: b touches a)."""
@@ -34,18 +33,17 @@ def _attack_table() -> np.ndarray:
     return table
 
 
-_ATTACKS = _attack_table()
+ATTACKS = _attack_table()
 _BETWEEN = BETWEEN.copy()
 _LINE = LINE.copy()
-_ADJACENT = KING_ADJACENT.copy()
+ADJACENT = KING_ADJACENT.copy()
 _RANK = RANK_OF.astype(np.int64)
-_BIT = np.array([1 << s for s in range(64)], dtype=np.uint64)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def attacks(kind, source, target, occ):
     """A piece of ``kind`` on ``source`` attacks ``target``, given the occupancy bitboard ``occ``."""
-    if not _ATTACKS[kind, source, target]:
+    if not ATTACKS[kind, source, target]:
         return False
     if kind == BISHOP or kind == ROOK or kind == QUEEN:
         return (_BETWEEN[source, target] & occ) == 0
@@ -55,7 +53,7 @@ def attacks(kind, source, target, occ):
 @njit(nogil=True, cache=True, inline="always")
 def _basic_legal(kinds, squares, count):
     """Distinct squares, kings apart, no pawn on a back rank."""
-    if _ADJACENT[squares[0], squares[1]]:
+    if ADJACENT[squares[0], squares[1]]:
         return False
     for i in range(count):
         for j in range(max(i + 1, 2), count):
@@ -78,7 +76,7 @@ def _checks_on(kinds, colours, squares, count, occ, side):
     for i in range(2, count):
         if colour_of(colours, i) != side and attacks(kind_of(kinds, i), squares[i], king, occ):
             checkers += 1
-            if first >= 0 and (_LINE[squares[first], squares[i]] & _BIT[king]) != 0:
+            if first >= 0 and (_LINE[squares[first], squares[i]] & BIT[king]) != 0:
                 possible = False
             first = i if first < 0 else first
     return checkers > 0, possible and checkers <= 2
@@ -87,13 +85,13 @@ def _checks_on(kinds, colours, squares, count, occ, side):
 @njit(nogil=True, cache=True, inline="always")
 def status(kinds, colours, squares, count):
     """``(white_ok, black_ok, white_in_check, black_in_check)`` of one position (``count`` pieces in
-    PIECE_LIST order, their ``kinds`` and ``colours`` packed as in KernelLayout): legal with White / Black
+    PIECE_LIST order, their ``kinds`` and ``colours`` packed as in PackedLayout): legal with White / Black
     to move, as :func:`Util.rules.legality`."""
     if not _basic_legal(kinds, squares, count):
         return False, False, False, False
     occ = np.uint64(0)
     for i in range(count):
-        occ |= _BIT[squares[i]]
+        occ |= BIT[squares[i]]
     white_check, white_possible = _checks_on(kinds, colours, squares, count, occ, 0)
     black_check, black_possible = _checks_on(kinds, colours, squares, count, occ, 1)
     return (not black_check and white_possible, not white_check and black_possible, white_check, black_check)
@@ -122,21 +120,21 @@ def _checks_with_last(kinds, colours, squares, last, occ, side, square, block, f
     king, here = squares[side], squares[last]
     checkers, first, possible = 0, -1, True
     for k in range(found):
-        if block[k] & _BIT[here]:
+        if block[k] & BIT[here]:
             continue
-        if first >= 0 and (_LINE[first, square[k]] & _BIT[king]) != 0:
+        if first >= 0 and (_LINE[first, square[k]] & BIT[king]) != 0:
             possible = False
         first = square[k] if first < 0 else first
         checkers += 1
-    if colour_of(colours, last) != side and attacks(kind_of(kinds, last), here, king, occ | _BIT[here]):
-        if first >= 0 and (_LINE[first, here] & _BIT[king]) != 0:
+    if colour_of(colours, last) != side and attacks(kind_of(kinds, last), here, king, occ | BIT[here]):
+        if first >= 0 and (_LINE[first, here] & BIT[king]) != 0:
             possible = False
         checkers += 1
     return checkers > 0, possible and checkers <= 2
 
 
 @njit(nogil=True, cache=True)
-def classify_span(lay, start, stop, dtm_white, dtm_black, check_white, check_black):
+def mark_legality(lay, start, stop, dtm_white, dtm_black, check_white, check_black):
     """Mark ILLEGAL in ``dtm_white`` / ``dtm_black`` every index in ``range(start, stop)`` that is illegal
     with that side to move, and set its bit in ``check_white`` / ``check_black`` (bits packed
     big-endian, as numpy.packbits; an empty array: not wanted) where it is legal and in check.
@@ -156,7 +154,7 @@ def classify_span(lay, start, stop, dtm_white, dtm_black, check_white, check_bla
     for group in range(start >> 6, ((stop - 1) >> 6) + 1):
         base = group << 6
         low, high = max(start, base), min(stop, base + 64)
-        _decode(base, lay, squares)
+        decode(base, lay, squares)
         if not _basic_legal(kinds, squares, last):
             for index in range(low, high):
                 dtm_white[index] = ILLEGAL
@@ -164,13 +162,13 @@ def classify_span(lay, start, stop, dtm_white, dtm_black, check_white, check_bla
             continue
         occ = np.uint64(0)
         for i in range(last):
-            occ |= _BIT[squares[i]]
+            occ |= BIT[squares[i]]
         for side in range(2):
             found[side] = _prefix_checkers(kinds, colours, squares, last, occ, side, square[side], block[side])
         for index in range(low, high):
             here = index - base
             rank = here >> 3
-            if (occ & _BIT[here]) != 0 or (last_pawn and (rank == 0 or rank == 7)):
+            if (occ & BIT[here]) != 0 or (last_pawn and (rank == 0 or rank == 7)):
                 dtm_white[index] = ILLEGAL
                 dtm_black[index] = ILLEGAL
                 continue

@@ -25,12 +25,14 @@ import numpy as np
 from numba import njit
 from numba.typed import List as TypedList
 
-from .exits import DRAW, ILLEGAL, NO_EXIT, PromotionSlice, SubTables, child_moves
-from .kernel_rules import _ADJACENT, _ATTACKS, attacks
-from .kernels import (BLACK_PAWN, WHITE_PAWN, _BIT, _FOLD_ROW, _KIND_OF_LETTER, _SLOT_OF_SQUARE, _TRANSFORMS,
-                      KernelLayout, _decode, _occupancy, _packed, colour_of, kind_of, stride)
-from .layout import Layout
-from .material import Material
+from ..dtm_table import DtmTable
+from ..dtm_values import DRAW, ILLEGAL, NO_EXIT
+from ..exits import PromotionSlice, SubTables, child_moves
+from ..layout import Layout
+from ..material import Material
+from .board import (BIT, BLACK_PAWN, FOLD_ROW, KIND_OF_LETTER, SLOT_OF_SQUARE, TRANSFORM_ROWS, WHITE_PAWN,
+                    PackedLayout, colour_of, decode, kind_of, occupancy_of, pack_small, stride)
+from .legality import ADJACENT, ATTACKS, attacks
 
 # The columns of a move-kind row (see exit_moves).
 (MOVER, CAPTURED, GROUP_END, PROMOTES, TABLE, WHITE_TO_MOVE, FLIP, COUNT, PAWNS, KINDS, COLOURS, PART_SHIFT,
@@ -58,7 +60,7 @@ def exit_moves(layout: Layout, side: int, subtables: SubTables) -> ExitMoves:
     letters, 0: only for a piece that does not promote.  The position after it has ``COUNT`` pieces;
     child piece k stands where parent piece ``ORDER + k`` stood (the mover: on its target), every square
     XOR ``FLIP`` (56 where the child's table is stored with the colours the other way round, which turns
-    the board round).  Its letters (``KINDS``, ``COLOURS`` packed as in KernelLayout) and ``PAWNS`` are
+    the board round).  Its letters (``KINDS``, ``COLOURS`` packed as in PackedLayout) and ``PAWNS`` are
     those of the stored table, in which ``WHITE_TO_MOVE`` says who is to move.  Where only the part of
     that table that promotions reach is kept (a :class:`Util.exits.PromotionSlice`), ``PART_SHIFT`` and
     ``PART_RANK`` are its shift and rank (else -1).
@@ -79,8 +81,8 @@ def exit_moves(layout: Layout, side: int, subtables: SubTables) -> ExitMoves:
             stored_letters = Layout(move.stored).letters
             row = [move.mover, move.captured, group_end, int(move.piece is not None), table_ids[key],
                    int(move.white_to_move), move.flip, len(move.parents), int(move.stored.has_pawns),
-                   _packed([_KIND_OF_LETTER[c] for c in stored_letters]),
-                   _packed([0 if c.isupper() else 1 for c in stored_letters], bits=1), part_shift, part_rank]
+                   pack_small([KIND_OF_LETTER[c] for c in stored_letters]),
+                   pack_small([0 if c.isupper() else 1 for c in stored_letters], bits=1), part_shift, part_rank]
             rows.append(row + move.parents + [0] * (ROW_WIDTH - ORDER - len(move.parents)))
     return ExitMoves(np.array(rows, dtype=np.int64).reshape(-1, ROW_WIDTH), tables)
 
@@ -97,7 +99,7 @@ class ExitPass:
 
     def __init__(self, layout: Layout, side: int, subtables: SubTables):
         moves = exit_moves(layout, side, subtables)
-        self.lay, self.rows = KernelLayout.of(layout), moves.rows
+        self.lay, self.rows = PackedLayout.of(layout), moves.rows
         # One type for every array in the list: a table read from a file is read-only, so all are viewed so.
         views = [table.view() for table in moves.tables] or [np.empty(0, dtype=np.uint8)]
         self.tables = TypedList()
@@ -132,10 +134,10 @@ def _rank(value):
 def _stored_index(squares, count, pawns):
     """Index of the position ``squares`` in a table of ``count`` pieces (with pawns or not), folded by
     symmetry onto its canonical white-king squares (as Layout.encode_canonical)."""
-    row = _FOLD_ROW[pawns, squares[0]]
-    index = _SLOT_OF_SQUARE[pawns, _TRANSFORMS[row, squares[0]]] * stride(count, 0)
+    row = FOLD_ROW[pawns, squares[0]]
+    index = SLOT_OF_SQUARE[pawns, TRANSFORM_ROWS[row, squares[0]]] * stride(count, 0)
     for i in range(1, count):
-        index += _TRANSFORMS[row, squares[i]] * stride(count, i)
+        index += TRANSFORM_ROWS[row, squares[i]] * stride(count, i)
     return index
 
 
@@ -146,10 +148,10 @@ BLOCK = 1024
 def _attack_lists() -> np.ndarray:
     """``lists[0, kind, a]``: the squares a piece of ``kind`` on a attacks on an empty board;
     ``lists[1, kind, b]``: the squares from which it attacks b; -1 after the last."""
-    lists = np.full((2, _ATTACKS.shape[0], 64, 28), -1, dtype=np.int64)
-    for kind in range(_ATTACKS.shape[0]):
+    lists = np.full((2, ATTACKS.shape[0], 64, 28), -1, dtype=np.int64)
+    for kind in range(ATTACKS.shape[0]):
         for square in range(64):
-            for towards, found in enumerate((_ATTACKS[kind, square], _ATTACKS[kind, :, square])):
+            for towards, found in enumerate((ATTACKS[kind, square], ATTACKS[kind, :, square])):
                 lists[towards, kind, square, : np.count_nonzero(found)] = np.flatnonzero(found)
     return lists
 
@@ -171,7 +173,7 @@ def _attack_set(kind, square, occ, towards):
         if other < 0:
             break
         if attacks(kind, other, square, occ) if towards else attacks(kind, square, other, occ):
-            found |= _BIT[other]
+            found |= BIT[other]
     return found
 
 
@@ -189,7 +191,7 @@ def _last_piece_squares(lay, squares, occ_others, rows, r):
     if captured < 0:  # a pawn's step: an exit only where it promotes
         if mover == last:
             return _SEVENTH_RANK[kind]
-        if not _promotes(lay, squares, mover) or occ_others & _BIT[squares[mover] + (8 if kind == WHITE_PAWN else -8)]:
+        if not _promotes(lay, squares, mover) or occ_others & BIT[squares[mover] + (8 if kind == WHITE_PAWN else -8)]:
             return np.uint64(0)
         return _ALL_SQUARES
     if captured == last:
@@ -208,7 +210,7 @@ def _target(lay, squares, occ, rows, r):
     if captured >= 0:
         return squares[captured] if attacks(kind, source, squares[captured], occ) else -1
     target = source + (8 if kind == WHITE_PAWN else -8)
-    return -1 if occ & _BIT[target] else target
+    return -1 if occ & BIT[target] else target
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -225,16 +227,16 @@ def _promotes(lay, squares, mover):
 @njit(nogil=True, cache=True, inline="always")
 def _mover_safe(kinds, colours, child, count, white_to_move):
     """Whether the position ``child``, reached by a capture or promotion from a legal position, is legal
-    (as kernel_rules.status) with White (``white_to_move``) or Black to move: the kings apart, and the
+    (as legality.status) with White (``white_to_move``) or Black to move: the kings apart, and the
     king of the side that just moved attacked by no enemy piece.  The rest of status holds for every such
     position: the squares are distinct, no pawn stands on a back rank, and the king to move is checked at
     most twice, never by two pieces on one line through it (by the moved piece, and along the line
     through the square it left).  Half the cost of the full status, which was a third of the exit pass."""
-    if _ADJACENT[child[0], child[1]]:
+    if ADJACENT[child[0], child[1]]:
         return False
     king = child[1] if white_to_move else child[0]
     enemy = 0 if white_to_move else 1
-    occ = _occupancy(child, count)
+    occ = occupancy_of(child, count)
     for i in range(2, count):
         if colour_of(colours, i) == enemy and attacks(kind_of(kinds, i), child[i], king, occ):
             return False
@@ -286,8 +288,8 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
                 continue
             if index >> 6 != run:  # 64 indices differ only in the last piece: the others decoded once
                 run = index >> 6
-                _decode(index, lay, squares)
-                occ_others = _occupancy(squares, last)
+                decode(index, lay, squares)
+                occ_others = occupancy_of(squares, last)
                 # where the last piece may stand for each move kind to be possible: most positions have
                 # no capture or promotion, and are passed by one test of a bit
                 possible = np.uint64(0)
@@ -296,7 +298,7 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
                     row_squares[r] = _last_piece_squares(lay, squares, occ_others, rows, r)
                     possible |= row_squares[r]
                     r = rows[r, GROUP_END]
-            bit = _BIT[index & 63]
+            bit = BIT[index & 63]
             if not possible & bit:
                 continue
             squares[last] = index & 63
@@ -334,10 +336,8 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
     return too_long
 
 
-def warm_up() -> None:
+def warm_up_exits() -> None:
     """Load (the first time on a machine: compile) the exit kernel on a tiny table."""
-    from .retrograde import DtmTable
-
     layout = Layout(Material("Q"))
     kvk = np.full(10 * 64, DRAW, dtype=np.uint8)
     exits = ExitPass(layout, 1, SubTables({Material(""): DtmTable(Material(""), kvk, kvk)}))

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from Util.dtm_values import UNKNOWN
+from Util.engine import EnginePolicy, compute_table
 from Util.material import Material
-from Util.exits import UNKNOWN
-from Util.retrograde import _Engine, compute_table
 
 
 def test_one_thread_and_three_threads_give_the_same_table(store):
@@ -21,14 +21,13 @@ def test_one_thread_and_three_threads_give_the_same_table(store):
 
 @pytest.mark.slow  # tables computed again by another path
 @pytest.mark.parametrize("material", ["KBNvK", "KRPvK", "KQvKR", "KPvKP"])
-def test_white_plies_found_forwards_equal_those_found_backwards(material, store, monkeypatch):
+def test_white_plies_found_forwards_equal_those_found_backwards(material, store):
     """The engine finds a ply of wins backwards from the other side's losses or, when that is less work,
     forwards from the undecided positions.  Forced to go forwards every ply, it must give the table
     checked against Gaviota and Syzygy in test_against_references (both sides win in KQvKR and KPvKP)."""
     reference = store.get(material)
     subtables = {m: store.get(m) for m in Material.parse(material).dependencies()}
-    monkeypatch.setattr(_Engine, "_pulling_is_cheaper", lambda self, side, frontier, win: True)
-    forwards = compute_table(Material.parse(material), subtables)
+    forwards = compute_table(Material.parse(material), subtables, policy=EnginePolicy(always_pull=True))
     assert np.array_equal(forwards.dtm_white, reference.dtm_white)
     assert np.array_equal(forwards.dtm_black, reference.dtm_black)
 
@@ -56,21 +55,21 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
     side's moves lead into (a White pawn's promotion tables) before the other side's exit bytes are
     written; where both sides have pawns (KPvKP), each side's en passant captures are valued in its own
     half. Forced onto four-piece tables here, it must give the very same arrays."""
-    from Util import retrograde
+    from Util.engine import first_pass
 
     expected = store.get(material)
     subtables = store._subtables(Material.parse(material))  # each with only the sides the engine reads
     dropped = []
-    release = retrograde._Engine._release_subtables_only
+    release = first_pass.FirstPass.release_subtables_only_read_by
 
-    def spy(engine, side, keep=None):
-        before = set(engine.exits.subtables.tables)
-        release(engine, side, keep)
-        dropped.append((side, sorted(m.name for m in before - set(engine.exits.subtables.tables))))
+    def spy(first, side, keep=None):  # watches what goes, changes nothing
+        before = set(first.exits.subtables.tables)
+        release(first, side, keep)
+        dropped.append((side, sorted(m.name for m in before - set(first.exits.subtables.tables))))
 
-    monkeypatch.setattr(retrograde, "SIDE_BY_SIDE", 0)
-    monkeypatch.setattr(retrograde._Engine, "_release_subtables_only", spy)
-    table = compute_table(Material.parse(material), dict(subtables), release_subtables=True)
+    monkeypatch.setattr(first_pass.FirstPass, "release_subtables_only_read_by", spy)
+    table = compute_table(Material.parse(material), dict(subtables), release_subtables=True,
+                          policy=EnginePolicy(side_by_side_from=0))
     assert np.array_equal(table.dtm_white, expected.dtm_white)
     assert np.array_equal(table.dtm_black, expected.dtm_black)
     moves_out = Material.parse(material).moves_out()
@@ -81,7 +80,7 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
                   if material == "KPvKP" else set())
     # the side whose moves alone reach the larger tables goes first (KRvKP: Black's promotions)
     alone = {0: by_white - by_black, 1: by_black - by_white}
-    size = {side: sum(retrograde._table_bytes(subtables[Material.parse(m)]) for m in alone[side]) for side in alone}
+    size = {side: sum(first_pass.table_bytes(subtables[Material.parse(m)]) for m in alone[side]) for side in alone}
     order = sorted(alone, key=lambda side: -size[side])
     assert order == ([1, 0] if material == "KRvKP" else [0, 1])
     assert dropped == [(side, sorted(alone[side] - en_passant)) for side in order]
@@ -94,36 +93,34 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
 @pytest.mark.slow  # tables computed again by another path
 @pytest.mark.parametrize("material", ["KQvKR", "KRvKP", "KPvKP", "KQvKQ", "KBNvK"])
 def test_counting_black_losses_gives_the_same_table_as_checking_forward(material, store, monkeypatch):
-    """Black's loss plies count each candidate's moves down (kernels.count_losses), the counters kept in
+    """Black's loss plies count each candidate's moves down (kernels.counters.count_losses), the counters kept in
     Black's own DTM bytes just below ILLEGAL.  Checking every candidate forward instead must give the same
     arrays, and so must counting that stops half way, where the values would reach the counters' bytes
     (as in KPPvKP, 254 plies deep): pawnless tables with diagonal twins, pawns, en passant (KPvKP)."""
-    from Util import kernels, retrograde
+    from Util.dtm_values import ILLEGAL
+    from Util.kernels import counters
 
     calls = []
-    count_losses = kernels.count_losses
+    count_losses = counters.count_losses
 
     def spy(*args):
         calls.append((args[0].floor, args[2]))  # the layout's counter floor, n
         return count_losses(*args)
 
-    monkeypatch.setattr(kernels, "count_losses", spy)
+    monkeypatch.setattr(counters, "count_losses", spy)  # watches the calls
     subtables = dict(store._subtables(Material.parse(material)))
     counted = compute_table(Material.parse(material), subtables)
     assert calls, "Black's loss plies did not count"
-    assert all(floor < kernels.ILLEGAL for floor, _ in calls)
+    assert all(floor < ILLEGAL for floor, _ in calls)
 
     calls.clear()
-    with monkeypatch.context() as patch:
-        patch.setattr(retrograde._Engine, "start_counting", lambda engine, n: None)
-        checked = compute_table(Material.parse(material), subtables)
+    checked = compute_table(Material.parse(material), subtables, policy=EnginePolicy(loss_counters=False))
     assert not calls
     assert np.array_equal(checked.dtm_white, counted.dtm_white)
     assert np.array_equal(checked.dtm_black, counted.dtm_black)
 
     stop = counted.max_n // 2  # counters in bytes from here up: they must give way before ply stop - 1
-    monkeypatch.setattr(kernels, "counter_floor", lambda most_moves: stop)
-    stopped = compute_table(Material.parse(material), subtables)
+    stopped = compute_table(Material.parse(material), subtables, policy=EnginePolicy(counter_floor=stop))
     assert calls and max(n for _, n in calls) < stop - 1 < counted.max_n
     assert np.array_equal(stopped.dtm_white, counted.dtm_white)
     assert np.array_equal(stopped.dtm_black, counted.dtm_black)
@@ -135,22 +132,23 @@ def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(materi
     """A ply's new positions are listed only when few; many (a five-piece table's biggest S_n) stay in the
     DTM array, and the next ply's jobs find them a span at a time.  Forced on every ply of a small table,
     resumed from a checkpoint too, that must give the very same arrays."""
-    from Util import retrograde
+    from Util.engine import counting, jobs, plies
+    from Util.engine.frontiers import FrontierScan
 
     material = Material.parse(material)
     subtables = dict(store._subtables(material))
     listed = compute_table(material, subtables)
     scans = []
-    collect = retrograde._Engine._collect
+    collect = jobs.collect
 
-    def spy(engine, jobs, values, n, **options):
-        found = collect(engine, jobs, values, n, **options)
-        scans.append((isinstance(found, retrograde._Scan), found.size))
+    def spy(table, phases, values, n, **options):  # watches what the jobs hand on
+        found = collect(table, phases, values, n, **options)
+        scans.append((isinstance(found, FrontierScan), found.size))
         return found
 
-    monkeypatch.setattr(retrograde._Engine, "list_limit", property(lambda engine: 0))
-    monkeypatch.setattr(retrograde._Engine, "_collect", spy)
-    scanned = compute_table(material, subtables)
+    for module in (jobs, plies, counting):
+        monkeypatch.setattr(module, "collect", spy)
+    scanned = compute_table(material, subtables, policy=EnginePolicy(list_limit=0))
     assert scans and all(is_scan for is_scan, size in scans if size)  # an empty ply stays an empty list
     assert np.array_equal(scanned.dtm_white, listed.dtm_white)
     assert np.array_equal(scanned.dtm_black, listed.dtm_black)
@@ -166,11 +164,11 @@ def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(materi
 @pytest.mark.slow  # tables computed again by another path
 @pytest.mark.parametrize("material", ["KQvK", "KQvKR", "KPvKP"])
 def test_the_deepest_ply_is_done_apart_and_a_deeper_mate_is_refused(material, store, monkeypatch):
-    """Ply 254 (KPPvKP needs it) has the engine's ILLEGAL as its n, so it runs apart (_Engine.deepest_ply):
+    """Ply 254 (KPPvKP needs it) has the engine's ILLEGAL as its n, so it runs apart (Plies.deepest_ply):
     its positions are hidden from the other side's check and written after publishing.  Made the deepest
     ply of a small table (its own last ply, an even one: Black mated), that path must give the same table;
     made the even ply before, there are mates longer than it, which must be refused."""
-    from Util import retrograde
+    from Util.engine.plies import Plies
 
     material = Material.parse(material)
     subtables = {m: store.get(m) for m in material.dependencies()}
@@ -178,16 +176,14 @@ def test_the_deepest_ply_is_done_apart_and_a_deeper_mate_is_refused(material, st
     deepest = expected.max_n
     assert deepest % 2 == 0 and (expected.dtm_black == deepest).any()
     calls = []
-    deepest_ply = retrograde._Engine.deepest_ply
-    monkeypatch.setattr(retrograde._Engine, "deepest_ply", lambda *args: calls.append(1) or deepest_ply(*args))
-    monkeypatch.setattr(retrograde, "DEEPEST", deepest)
-    table = compute_table(material, dict(subtables))
+    deepest_ply = Plies.deepest_ply
+    monkeypatch.setattr(Plies, "deepest_ply", lambda *args: calls.append(1) or deepest_ply(*args))  # watches
+    table = compute_table(material, dict(subtables), policy=EnginePolicy(deepest_ply=deepest))
     assert calls == [1]
     assert np.array_equal(table.dtm_white, expected.dtm_white)
     assert np.array_equal(table.dtm_black, expected.dtm_black)
-    monkeypatch.setattr(retrograde, "DEEPEST", deepest - 2)
     with pytest.raises(RuntimeError, match=f"mates longer than {deepest - 2} plies"):
-        compute_table(material, dict(subtables))
+        compute_table(material, dict(subtables), policy=EnginePolicy(deepest_ply=deepest - 2))
 
 
 @pytest.mark.slow  # tables computed again by another path
@@ -197,7 +193,7 @@ def test_resuming_in_a_checkpoints_arrays_gives_the_same_table(material, store):
     after ply 7 of a table where both sides mate (and, in KPvKP, en passant is possible), with the
     arrays as a file stores them (UNKNOWN for illegal and undecided, repeats blanked and restored), it
     must end with the uninterrupted table."""
-    from Util.exits import ILLEGAL, UNKNOWN
+    from Util.dtm_values import ILLEGAL, UNKNOWN
     from Util.layout import Layout
 
     material = Material.parse(material)
@@ -258,22 +254,25 @@ def test_counting_jobs_take_whole_owner_groups(side, store):
     Black's un-moves, black-king squares up to symmetry for White's), listed or left in the values, no
     group is split between two jobs, and together the jobs take every position."""
     from Util.parallel import Threads
-    from Util.retrograde import _Scan, owner_keys
+    from Util.engine.frontiers import FrontierScan
+    from Util.engine.jobs import owner_jobs, owner_keys
+    from Util.engine.policy import EnginePolicy
+    from Util.engine.state import WorkingTable
 
     material = Material.parse("KQvKR")
-    engine = _Engine(material, store._subtables(material), Threads(2))
+    engine = WorkingTable(material, Threads(2), EnginePolicy())
     rng = np.random.default_rng(3)
     listed = np.unique(rng.integers(0, engine.layout.size, 50_000)).astype(np.int32)
     values = np.zeros(engine.layout.size, dtype=np.uint8)
     values[listed] = 9
-    for frontier in (listed, _Scan(values, 9, listed.size)):
+    for frontier in (listed, FrontierScan(values, 9, listed.size)):
         taken = []
 
         def kernel(positions, found):
             taken[-1].append(positions)
             return 0
 
-        for job in engine._owner_jobs(side, kernel, frontier, ()):
+        for job in owner_jobs(engine, side, kernel, frontier, ()):
             taken.append([])
             job(np.empty(16, np.int32))
         per_job = [np.concatenate(parts) for parts in taken if parts]
@@ -295,7 +294,7 @@ def test_every_move_stays_in_its_owner_group(name):
 
     from Util.board_int import board_squares
     from Util.layout import Layout
-    from Util.retrograde import owner_keys
+    from Util.engine.jobs import owner_keys
     from Util.validation import random_legal_boards
 
     material = Material.parse(name)
@@ -321,28 +320,23 @@ def test_every_move_stays_in_its_owner_group(name):
 @pytest.mark.parametrize("name", ["KNvKP", "KQvKR"])
 def test_white_counters_set_at_any_ply_give_the_same_table(name, store, monkeypatch):
     """White's loss plies check forward until that has taken as long as setting all counters in one pass
-    would (_Engine.white_counts), then make the pass and count down from then on: the table is the same
-    whether the pass comes at White's first loss ply, at a later one or never."""
-    from Util import retrograde
+    would (LossCounters.white_counts_down), then make the pass and count down from then on: the table is
+    the same whether the pass comes at White's first loss ply, at a later one or never."""
+    from Util.kernels import counters
 
     material = Material.parse(name)
     expected = store.get(material)
     subtables = {m: store.get(m) for m in material.dependencies()}
-    white_counts = retrograde._Engine.white_counts
-    passes = []
+    set_white_counters, passes = counters.set_white_counters, []
 
-    def passing_from(self, n):  # the pass looks free from ply pass_from on, priceless before
-        self._white_pass_seconds = 0.0 if n >= pass_from else float("inf")
-        before = self._white_all_counted
-        counts = white_counts(self, n)
-        if counts and not before:
-            passes.append(n)
-        return counts
+    def spy(lay, n, *args):  # watches at which ply the pass runs
+        passes.append(n)
+        return set_white_counters(lay, n, *args)
 
-    monkeypatch.setattr(retrograde._Engine, "white_counts", passing_from)
+    monkeypatch.setattr(counters, "set_white_counters", spy)
     for pass_from in (10 ** 6, 2, 8):
         passes.clear()
-        table = compute_table(material, subtables)
+        table = compute_table(material, subtables, policy=EnginePolicy(white_counters_from=pass_from))
         assert np.array_equal(table.dtm_white, expected.dtm_white) and np.array_equal(table.dtm_black, expected.dtm_black)
         assert passes[:1] == ([] if pass_from == 10 ** 6 else [pass_from])
 
@@ -351,18 +345,17 @@ def test_white_counters_set_at_any_ply_give_the_same_table(name, store, monkeypa
 @pytest.mark.parametrize("name", ["KNvKP", "KRvKP", "KQvKP", "KPvKP", "KBvKP"])
 def test_plies_by_runs_of_64_give_the_same_table(name, store, monkeypatch):
     """With pawns and a black piece, the plies over a frontier left in the array find the un-moves once
-    per run of 64 indices instead of per frontier position: both sides' win plies (kernels.mark_wins_runs)
-    and White's counting loss plies (kernels.count_white_runs).  Forced on every such ply (every
-    frontier left in the array, White's counters set at its first loss ply), the table equals the one
-    whose frontiers are all listed."""
-    from Util import kernels, retrograde
+    per run of 64 indices instead of per frontier position: both sides' win plies
+    (kernels.plies.mark_wins_runs) and White's counting loss plies (kernels.counters.count_white_runs).
+    Forced on every such ply (every frontier left in the array, White's counters set at its first loss
+    ply), the table equals the one whose frontiers are all listed."""
+    from Util.kernels import counters, plies
 
     material = Material.parse(name)
     subtables = {m: store.get(m) for m in material.dependencies()}
     listed = compute_table(material, subtables)
-    white_counts = retrograde._Engine.white_counts
     calls = []
-    counting, marking = kernels.count_white_runs, kernels.mark_wins_runs
+    counting, marking = counters.count_white_runs, plies.mark_wins_runs
 
     def counting_runs(*args):
         calls.append("White counts")
@@ -372,43 +365,34 @@ def test_plies_by_runs_of_64_give_the_same_table(name, store, monkeypatch):
         calls.append(f"side {side} wins")
         return marking(lay, side, *args)
 
-    def pass_at_once(self, n):
-        self._white_pass_seconds = 0.0
-        return white_counts(self, n)
-
-    monkeypatch.setattr(retrograde._Engine, "white_counts", pass_at_once)
-    monkeypatch.setattr(retrograde._Engine, "list_limit", property(lambda engine: 0))
-    monkeypatch.setattr(kernels, "count_white_runs", counting_runs)
-    monkeypatch.setattr(kernels, "mark_wins_runs", marking_runs)
-    scanned = compute_table(material, subtables)
+    monkeypatch.setattr(counters, "count_white_runs", counting_runs)  # watches the calls
+    monkeypatch.setattr(plies, "mark_wins_runs", marking_runs)
+    scanned = compute_table(material, subtables, policy=EnginePolicy(white_counters_from=0, list_limit=0))
     assert {"White counts", "side 0 wins", "side 1 wins"} <= set(calls)
     assert np.array_equal(scanned.dtm_white, listed.dtm_white)
     assert np.array_equal(scanned.dtm_black, listed.dtm_black)
 
 
 @pytest.mark.parametrize("name", ["KBNvK", "KQvKR", "KPvKP"])
-def test_new_positions_sorted_either_way_give_the_same_table(name, store, monkeypatch):
+def test_new_positions_sorted_either_way_give_the_same_table(name, store):
     """A win ply's new positions are put in order by numpy's sort or, when they are many, through a bitmap
-    (kernels.sort_distinct, which borrows the forward checks' bits: they must be all zero between plies).
+    (kernels.sorting.sort_distinct, which borrows the forward checks' bits: they must be all zero between plies).
     Either way every ply must give the table checked against Gaviota and Syzygy in
     test_against_references (KQvKR and KPvKP check forward in White's loss plies and set those bits)."""
-    from Util import retrograde
-
     material = Material.parse(name)
     subtables = {m: store.get(m) for m in material.dependencies()}
     reference = store.get(name)
     for bitmap_sort in (1 << 40, 1):  # never through the bitmap; every listed win ply through it
-        monkeypatch.setattr(retrograde, "BITMAP_SORT", bitmap_sort)
-        table = compute_table(material, subtables)
+        table = compute_table(material, subtables, policy=EnginePolicy(bitmap_sort=bitmap_sort))
         assert np.array_equal(table.dtm_white, reference.dtm_white)
         assert np.array_equal(table.dtm_black, reference.dtm_black)
 
 
 @pytest.mark.parametrize("size", [0, 1, 5, 1000, 200_000])
 def test_sort_distinct_orders_and_drops_repeats_and_leaves_the_bits_zero(size):
-    """kernels.sort_distinct gives what np.unique gives, the first and last index of a word included, and
+    """kernels.sorting.sort_distinct gives what np.unique gives, the first and last index of a word included, and
     leaves its bitmap as it found it, all zero (the engine lends it the forward checks' bits)."""
-    from Util.kernels import sort_distinct
+    from Util.kernels.sorting import sort_distinct
 
     rng = np.random.default_rng(size)
     table = 1 << 18
@@ -425,7 +409,7 @@ def test_sort_distinct_orders_and_drops_repeats_and_leaves_the_bits_zero(size):
 def test_sort_distinct_refuses_a_bitmap_that_was_not_all_zero():
     """A bit left set (by a ply that did not clear its forward checks' bits) would add a position no job
     found: sort_distinct raises rather than write past the end of its list."""
-    from Util.kernels import sort_distinct
+    from Util.kernels.sorting import sort_distinct
 
     bits = np.zeros(64, np.uint64)
     bits[500 >> 6] = np.uint64(1) << np.uint64(500 & 63)
@@ -435,11 +419,11 @@ def test_sort_distinct_refuses_a_bitmap_that_was_not_all_zero():
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_exit_scan_lists_each_ply_as_the_exit_bytes_hold_it(threads):
-    """_ExitScan lists the positions of each ply's exit byte a window of plies at a time, from counts
+    """ExitScan lists the positions of each ply's exit byte a window of plies at a time, from counts
     made per span in the first pass; what it lists must be exactly where the bytes hold that value."""
     from Util.exits import DRAW, NO_EXIT
     from Util.parallel import Threads
-    from Util.retrograde import _ExitScan
+    from Util.engine.frontiers import ExitScan
 
     rng = np.random.default_rng(threads)
     values = rng.choice(np.array([NO_EXIT, DRAW, 1, 2, 3, 4, 7, 8, 40, 41, 200], np.uint8), 100_000,
@@ -448,7 +432,7 @@ def test_exit_scan_lists_each_ply_as_the_exit_bytes_hold_it(threads):
     spans = list(zip(np.r_[0, cuts].tolist(), np.r_[cuts, values.size].tolist()))
     span_counts = np.array([np.bincount(values[a:b], minlength=256) for a, b in spans])
     with Threads(threads) as pool:
-        scan = _ExitScan(values, span_counts, spans, pool, budget=6_000)  # a few plies per window
+        scan = ExitScan(values, span_counts, spans, pool, budget=6_000)  # a few plies per window
         assert scan.last == 200
         for n in range(1, 255):
             assert np.array_equal(scan.at(n), np.flatnonzero(values == n)), n
@@ -457,9 +441,9 @@ def test_exit_scan_lists_each_ply_as_the_exit_bytes_hold_it(threads):
 def test_max_n_is_the_largest_value_of_either_side(store, monkeypatch):
     """max_n goes through the arrays chunk by chunk (255, a draw, counts as nothing); KQvK's longest mate
     is Black to move, mated in 10 moves (20 plies), KRvK's in 16 (32 plies); KNvK has no S_n at all."""
-    from Util import retrograde
+    from Util import dtm_table
 
-    monkeypatch.setattr(retrograde, "CHUNK", 1 << 12)  # several chunks per table, the last one shorter
+    monkeypatch.setattr(dtm_table, "CHUNK", 1 << 12)  # several chunks per table, the last one shorter
     for name, longest in (("KQvK", 20), ("KRvK", 32), ("KNvK", -1)):
         assert store.get(name).max_n == longest
     for name in ("KQvKR", "KPvKP"):

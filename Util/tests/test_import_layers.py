@@ -1,0 +1,153 @@
+"""The package's imports form layers: no circle, no import running back up, no private name crossing.
+
+The import graph is read from the source (every ``import`` statement, those
+inside functions too, as Python would run them sooner or later), so a circle
+closed by a late import is found as well as one at the top.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Dict, List, Set
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def _modules() -> Dict[str, Path]:
+    """Every module of the package (tests left out) by dotted name; a package by its own name."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if "tests" in parts:
+            continue
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(module: str, path: Path) -> List[tuple]:
+    """``(target module, name imported or None, line)`` for each import of a module of the package."""
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, None, node.lineno) for alias in node.names if alias.name in MODULES]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            source = ".".join(base + ([node.module] if node.module else []))
+            if source not in MODULES:
+                continue
+            for alias in node.names:
+                submodule = f"{source}.{alias.name}"
+                found.append((submodule, None, node.lineno) if submodule in MODULES
+                             else (source, alias.name, node.lineno))
+    return found
+
+
+#: Imports known to run back up, each to be turned round by its module's owner (then struck off here;
+#: test_known_exceptions_are_still_needed says when): module, the module it imports late, why.
+KNOWN_LATE_IMPORTS = {
+    ("Util.tablebase", "Util.sequence"),  # Tablebase.sequence builds an SnSequence; sequence imports tablebase
+}
+
+ALL_EDGES: Dict[str, Set[str]] = {m: {t for t, _, _ in _imports(m, p) if t != m} for m, p in MODULES.items()}
+GRAPH: Dict[str, Set[str]] = {m: {t for t in targets if (m, t) not in KNOWN_LATE_IMPORTS}
+                              for m, targets in ALL_EDGES.items()}
+
+
+def _circle() -> List[str]:
+    """One import circle (its modules, the first repeated at the end), or [] if there is none."""
+    state: Dict[str, int] = {}
+    path: List[str] = []
+
+    def visit(module: str) -> List[str]:
+        state[module] = 1
+        path.append(module)
+        for target in sorted(GRAPH.get(module, ())):
+            if state.get(target) == 1:
+                return path[path.index(target):] + [target]
+            if not state.get(target):
+                circle = visit(target)
+                if circle:
+                    return circle
+        path.pop()
+        state[module] = 2
+        return []
+
+    for module in sorted(MODULES):
+        if not state.get(module):
+            circle = visit(module)
+            if circle:
+                return circle
+    return []
+
+
+def _reaches(module: str) -> Set[str]:
+    """Every module that importing ``module`` may load (its imports, theirs, and so on)."""
+    seen, todo = set(), [module]
+    while todo:
+        for target in GRAPH.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def test_the_graph_is_read_from_the_source():
+    """The reader finds what is there: the engine's top imports the table type and its policy, the
+    kernels' plies import the board, the calculation (a relative import of a package) the engine."""
+    assert {"Util.dtm_table", "Util.engine.policy"} <= GRAPH["Util.engine.compute"]
+    assert "Util.kernels.board" in GRAPH["Util.kernels.plies"]
+    assert "Util.engine" in GRAPH["Util.calculation"]
+    assert len(MODULES) > 40
+
+
+def test_no_import_circle():
+    assert _circle() == [], "import circle: " + " -> ".join(_circle())
+
+
+def test_known_exceptions_are_still_needed():
+    """Each known late import is still there and still closes a circle (else strike it off the list)."""
+    for module, target in KNOWN_LATE_IMPORTS:
+        assert target in ALL_EDGES[module] and module in _reaches(target), (module, target)
+
+
+@pytest.mark.parametrize("lower, upper", [
+    ("Util.dtm_values", "Util"),  # the byte values: nothing of the package
+    ("Util.kernels", "Util.engine"),  # the compiled loops never import the orchestration
+    ("Util.dtm_table", "Util.engine"),
+    ("Util.engine", "Util.calculation"),  # the engine knows nothing of files and folders
+    ("Util.engine", "Util.chessai_file"),
+])
+def test_lower_layers_never_import_upper_ones(lower, upper):
+    """``upper`` "Util": nothing of the package at all."""
+    for module in [m for m in MODULES if m == lower or m.startswith(lower + ".")]:
+        reached = {m for m in _reaches(module) if upper == "Util" or m == upper or m.startswith(upper + ".")}
+        assert not reached, f"{module} imports {sorted(reached)}"
+
+
+def test_no_private_name_crosses_a_module():
+    """A name imported from another module of the package is public (no leading underscore)."""
+    crossing = [f"{module} line {line}: {name} from {source}" for module, path in MODULES.items()
+                for source, name, line in _imports(module, path) if name and name.startswith("_")]
+    assert crossing == []
+
+
+ENGINE_LAYERS = [m for m in MODULES if m.split(".")[1:2] in (["kernels"], ["engine"], ["dtm_values"], ["dtm_table"])]
+
+
+@pytest.mark.parametrize("module", ENGINE_LAYERS)
+def test_engine_modules_and_classes_stay_small(module):
+    """Each module of the engine's layers reads in one sitting: at most 600 lines, no class over 200."""
+    source = MODULES[module].read_text(encoding="utf-8")
+    assert source.count("\n") <= 600
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            assert node.end_lineno - node.lineno + 1 <= 200, f"class {node.name}"
