@@ -91,15 +91,30 @@ def start_calculation(material: Material, subtables: Dict[Material, DtmTable], t
                       policy: EnginePolicy = EnginePolicy(),
                       values: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Calculation:
     """The parts of a calculation of ``material`` (in ``values``, a checkpoint's arrays, if given)."""
-    # imported here, not at the top: they import numba, which would cost every probe 0.4 s
+    WorkingTable, FirstPass, LossCounters, Plies = _parts()
+    table = WorkingTable(material, threads, policy, values)
+    counters = LossCounters(table)
+    return Calculation(table, FirstPass(table, subtables), counters, Plies(table, counters))
+
+
+def _parts() -> tuple:
+    """The classes of a calculation's parts, imported when first needed: they import numba, which would
+    cost every probe 0.4 s."""
     from .counting import LossCounters
     from .first_pass import FirstPass
     from .plies import Plies
     from .state import WorkingTable
 
-    table = WorkingTable(material, threads, policy, values)
-    counters = LossCounters(table)
-    return Calculation(table, FirstPass(table, subtables), counters, Plies(table, counters))
+    return WorkingTable, FirstPass, LossCounters, Plies
+
+
+def load_engine() -> None:
+    """Import the engine's modules and load every compiled kernel (Util.kernels.precompile.warm_up): what
+    the first calculation of a process would do, done before anything is timed."""
+    from ..kernels.precompile import warm_up
+
+    _parts()
+    warm_up()
 
 
 def retrograde_analysis(calculation: Calculation, resume: Optional[Resume] = None,
