@@ -136,7 +136,7 @@ class Tablebase:
             import numpy as np
 
             from .layout import Layout
-            from .retrograde import DtmTable
+            from .dtm_table import DtmTable
 
             draws = np.full(Layout(material).size, UNKNOWN, dtype=np.uint8)
             self._counts[material] = {}, {}
