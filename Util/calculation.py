@@ -66,6 +66,12 @@ class TableStore:
         """The table of ``material``: how :class:`Util.sequence.SnSequence` reads the tables it leads into."""
         return self.get(material)
 
+    def counts(self, material: MaterialLike) -> Tuple[Dict[int, int], Dict[int, int]]:
+        """Boards per n of the S_n in which White mates and of those in which Black mates (counted)."""
+        from .expansion import board_counts_by_winner
+
+        return board_counts_by_winner(self.get(material))
+
     def get(self, material: MaterialLike) -> DtmTable:
         material = _material(material)
         if material not in self._tables:

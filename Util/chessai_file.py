@@ -55,7 +55,7 @@ import numpy as np
 
 from .chessai_blocks import (BLOCK_FORMAT_VERSION, BlockFile, ChessAIFileError, is_block_file,
                              material_hint, write_block_file, written_atomically)
-from .exits import to_unknown_from
+from .dtm_values import to_unknown_from
 from .inflate import open_member
 from .layout import Layout
 from .material import Material, MaterialError

@@ -28,7 +28,8 @@ from typing import List, Tuple
 
 import numpy as np
 
-from .exits import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, ExitFinder, better, undecided
+from .dtm_values import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, better, undecided
+from .exits import ExitFinder
 from .layout import Layout
 from .moves import EP_NEIGHBOURS, is_empty, pawn_direction, relative_rank
 from .rules import occupancy

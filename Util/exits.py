@@ -33,8 +33,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-# the byte values are also read from here by older callers
-from .dtm_values import DRAW, ILLEGAL, NO_EXIT, UNKNOWN, better, outcome_rank, to_unknown_from, undecided  # noqa: F401
+from .dtm_values import DRAW, NO_EXIT, better
 from .layout import Layout
 from .material import PIECE_ORDER, PROMOTION_LETTERS, Material
 from .moves import is_empty, pawn_direction, relative_rank

@@ -25,7 +25,7 @@ import chess
 import numpy as np
 
 from .board_int import BoardIntError, board_squares, integer_squares
-from .exits import UNKNOWN
+from .dtm_values import UNKNOWN
 from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
 from .tablebase import Tablebase, dtm_with_en_passant
@@ -82,12 +82,11 @@ class SnSequence(SequenceABC):
 
     @classmethod
     def from_store(cls, store, material) -> "SnSequence":
-        """The sequence of ``material`` from a store (loaded from its folder or computed in memory)."""
-        from .expansion import board_counts_by_winner
-
-        table = store.table(material)
-        white, black = board_counts_by_winner(table)
-        return cls(table, white, store=store, board_counts_black=black)
+        """The sequence of ``material`` from a store: a :class:`Util.tablebase.Tablebase` (its file read
+        block by block, the counts from its header) or a :class:`Util.calculation.TableStore` (loaded
+        whole or computed in memory, the boards counted)."""
+        white, black = store.counts(material)
+        return cls(store.table(material), white, store=store, board_counts_black=black)
 
     def for_winner(self, winner: chess.Color) -> "SnSequence":
         """The sequence of the same table whose S_n are those in which ``winner`` mates."""

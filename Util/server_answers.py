@@ -18,6 +18,7 @@ from typing import List, Optional
 import chess
 
 from .material import Material, MaterialError, material_of_board
+from .sequence import SnSequence
 from .trainer import DRAW, LOSS, WIN, MoveOutcome, hardest_best_move, is_mutual_zugzwang, judge, \
     move_comment, random_start
 
@@ -244,7 +245,7 @@ def reply(tablebase, board: chess.Board) -> dict:
         raise BadRequest("the game is over in this position: there is no move to reply")
     if chess.popcount(board.occupied) == 2:  # bare kings: no table, every move draws
         return verdict(tablebase, board, next(iter(board.legal_moves)))
-    move = hardest_best_move(board, tablebase.sequence(material_of_board(board))).move
+    move = hardest_best_move(board, SnSequence.from_store(tablebase, material_of_board(board))).move
     return verdict(tablebase, board, move)
 
 
@@ -253,14 +254,14 @@ def zugzwang(tablebase, board: chess.Board) -> bool:
     worse for White than Black to move, both positions legal.  Two bare kings are none."""
     if chess.popcount(board.occupied) == 2:
         return False
-    return is_mutual_zugzwang(board, tablebase.sequence(material_of_board(board)))
+    return is_mutual_zugzwang(board, SnSequence.from_store(tablebase, material_of_board(board)))
 
 
 def distances(tablebase, material: Material, side: chess.Color) -> dict:
     """Which distances exist in ``material``'s table with ``side`` to move: ``win`` and ``loss`` are the
     sorted plies (win: the side to move mates in n; loss: it is mated in n), with how many boards each."""
     swap = not material.is_canonical
-    sequence = tablebase.sequence(material.canonical)
+    sequence = SnSequence.from_store(tablebase, material.canonical)
     stored_side = side if not swap else not side
     mover, other = sequence.counts_by_winner[stored_side], sequence.counts_by_winner[not stored_side]
     win = {n: c for n, c in sorted(mover.items()) if n % 2 == 1 and c}
@@ -279,7 +280,7 @@ def random_position(tablebase, material: Material, outcome: str, side: chess.Col
     if material.piece_count > 5:
         raise BadRequest(f"{material}: the tables hold at most five pieces")
     swap = not material.is_canonical
-    sequence = tablebase.sequence(material.canonical)
+    sequence = SnSequence.from_store(tablebase, material.canonical)
     white_to_move = (side == chess.WHITE) != swap
     try:
         board = random_start(sequence, white_to_move=white_to_move, outcome=outcome, min_plies=min_plies,

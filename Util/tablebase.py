@@ -37,7 +37,7 @@ import chess
 from .block_cache import DEFAULT_CACHE_BYTES, BlockCache
 from .block_table import BlockTable
 from .chessai_blocks import BlockFile, is_block_file
-from .exits import UNKNOWN
+from .dtm_values import UNKNOWN
 from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
 
@@ -202,13 +202,6 @@ class Tablebase:
             except MaterialError:
                 continue
         return sorted(found, key=lambda m: (m.piece_count, m.name))
-
-    def sequence(self, material: Union[Material, str]):
-        """The thesis's :class:`Util.sequence.SnSequence` of ``material`` over this tablebase."""
-        from .sequence import SnSequence
-
-        white, black = self.counts(material)
-        return SnSequence(self.table(material), white, store=self, board_counts_black=black)
 
     # ---- probes ----------------------------------------------------------------------------------
     def probe_value(self, board: chess.Board) -> int:

@@ -25,7 +25,7 @@ from typing import List, Optional
 import chess
 import numpy as np
 
-from .exits import UNKNOWN
+from .dtm_values import UNKNOWN
 from .block_table import BlockTable
 from .dtm_table import DtmTable
 from .sequence import SnSequence

@@ -62,7 +62,7 @@ def sequence_of(table_folder, tablebase):
     def get(material: str) -> SnSequence:
         if material not in cache:
             table_folder(material)
-            cache[material] = tablebase.sequence(material)
+            cache[material] = SnSequence.from_store(tablebase, material)
         return cache[material]
 
     return get

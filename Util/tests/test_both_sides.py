@@ -6,7 +6,6 @@ parts that only both-sided tables have are checked against python-chess's
 own Gaviota prober, which resolves en passant itself.
 """
 
-import random
 
 import chess
 import pytest

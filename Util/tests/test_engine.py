@@ -421,7 +421,7 @@ def test_sort_distinct_refuses_a_bitmap_that_was_not_all_zero():
 def test_exit_scan_lists_each_ply_as_the_exit_bytes_hold_it(threads):
     """ExitScan lists the positions of each ply's exit byte a window of plies at a time, from counts
     made per span in the first pass; what it lists must be exactly where the bytes hold that value."""
-    from Util.exits import DRAW, NO_EXIT
+    from Util.dtm_values import DRAW, NO_EXIT
     from Util.parallel import Threads
     from Util.engine.frontiers import ExitScan
 

@@ -158,7 +158,8 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     """Every legal position's exit byte (best capture or promotion, looked up in the smaller table) from
     the compiled pass equals Util.exits.ExitFinder's, for both sides to move: captures by either side,
     a king's captures, promotions with and without a capture, children stored with the colours swapped."""
-    from Util.exits import NO_EXIT, UNKNOWN, ExitFinder, SubTables
+    from Util.dtm_values import NO_EXIT, UNKNOWN
+    from Util.exits import ExitFinder, SubTables
     from Util.kernels.exits import ExitPass
     from Util.kernels.legality import mark_legality
     from Util.kernels.board import PackedLayout
@@ -201,7 +202,7 @@ def _engine_before_ply_one(name: str, store):
 
 def _counted_and_never(engine, values: np.ndarray) -> tuple:
     """The indices holding a counter in ``values``, and those holding NEVER (both plenty)."""
-    from Util.exits import ILLEGAL
+    from Util.dtm_values import ILLEGAL
 
     floor = engine.packed.floor
     counted = np.flatnonzero((values > floor) & (values < ILLEGAL))
@@ -243,7 +244,7 @@ def test_first_counters_count_the_legal_moves(name, store):
     moves that stay in the table (python-chess's legal moves less captures, promotions and double steps
     beside an enemy pawn), or NEVER (the byte below the lowest counter) where a capture or promotion
     draws or wins for Black."""
-    from Util.exits import ILLEGAL
+    from Util.dtm_values import ILLEGAL
 
     engine = _engine_before_ply_one(name, store)
     values = engine.dtm[1]
@@ -263,7 +264,7 @@ def test_white_counters_count_the_legal_moves(name, store):
     table, where a king's move that folds it onto the a1-h8 diagonal of a pawnless table counts twice
     (both diagonal twins of the position after it lead back by a king's un-move), or NEVER where a
     capture or promotion draws or wins for White."""
-    from Util.exits import ILLEGAL
+    from Util.dtm_values import ILLEGAL
     from Util.kernels.counters import set_white_counters
     from Util.symmetry import TRANSFORMS
 
@@ -288,7 +289,7 @@ def test_white_counters_count_the_legal_moves(name, store):
     assert (exit_value[never] % 2 == 1).all() and (exit_value[counted] % 2 == 0).all()
     assert doubled > 0 or material.has_pawns
     # a counter set when a ply first reaches the position (after a resume) comes out the same
-    from Util.exits import UNKNOWN
+    from Util.dtm_values import UNKNOWN
     from Util.kernels.blocks import scratch_buffers
     from Util.kernels.counters import set_counters
 

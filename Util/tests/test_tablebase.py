@@ -11,6 +11,7 @@ from Util.bench import DEFAULT_MATERIALS
 from Util.block_table import BlockTable
 from Util.chessai_blocks import ChessAIFileError
 from Util.material import Material
+from Util.sequence import SnSequence
 from Util.tablebase import MissingTableError, PositionError, Tablebase, open_tablebase
 from Util.tests.boards import en_passant_boards, random_boards
 
@@ -223,7 +224,7 @@ def test_random_starts_from_a_block_file_have_the_outcome_asked_for(table_folder
     """random_start over a file read block by block (no side decoded whole): the side to move wins or
     loses in a distance in the range asked for, as Gaviota says."""
     with Tablebase(table_folder("KQvKR")) as own:  # not the shared one, whose sides other tests may decode
-        check_random_starts(own.sequence("KQvKR"), python_gaviota)
+        check_random_starts(SnSequence.from_store(own, "KQvKR"), python_gaviota)
 
 
 def check_random_starts(sequence, python_gaviota):
