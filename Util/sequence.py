@@ -181,6 +181,8 @@ class SnSequence(SequenceABC):
         return out
 
     def _value_without_ep(self, board: chess.Board) -> int:
+        if isinstance(self.store, Tablebase) and self.store.serves(self.table):
+            return self.store.probe_value(board)  # its lookup plan per material: a few microseconds
         material = material_of_board(board)
         table = self.table if material == self.material else self.store.table(material)
         if material != table.material:  # stored with the colours the other way round

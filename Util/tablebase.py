@@ -193,6 +193,10 @@ class Tablebase:
             self._tables[table.material] = table
             self._pieces.clear()
 
+    def serves(self, table: Table) -> bool:
+        """Whether ``table`` is the one this tablebase gives for its material."""
+        return self._tables.get(table.material) is table
+
     def materials(self) -> List[Material]:
         """The materials whose files are in the folder, fewest pieces first."""
         found = []
