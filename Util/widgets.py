@@ -1,7 +1,8 @@
 """The notebook controls for playing (chapter 4) and replaying (chapter 5).
 
-:class:`PlayWidget` is the thesis's input box and "Execute Move" button
-around a :class:`Util.game.PlaySession`; :class:`ReplayWidget` steps through
+:class:`PlayWidget` is a board that takes moves (:mod:`Util.board_widget`)
+beside the thesis's input box and "Execute Move" button, both around one
+:class:`Util.game.PlaySession`; :class:`ReplayWidget` steps through
 a history file.  Both keep their state in ipywidgets, so tests can drive
 them exactly as a person does: set the text (as pressing Enter does),
 click a button.
@@ -23,6 +24,7 @@ import chess.svg
 import ipywidgets as widgets
 from IPython.display import HTML, SVG, display
 
+from .board_widget import ChessBoardWidget, move_from_board
 from .game import HistoryError, PlaySession, describe_game, history_files, read_history, replay_positions
 from .headless import is_headless
 
@@ -65,7 +67,8 @@ class _StaticCopy:
 
 
 class PlayWidget:
-    """Board, status line, input box with "Execute Move" (Enter submits), "New game", messages."""
+    """Board (drag or click a piece), status line, input box with "Execute Move" (Enter submits), "New game",
+    messages; a move on the board and a typed one take the same path (:meth:`submit`)."""
 
     #: After a move, an "Execute Move" click on the emptied box within this many seconds is the same
     #: submission (leaving the box to click the button already sent the text).
@@ -73,7 +76,8 @@ class PlayWidget:
 
     def __init__(self, session: PlaySession, size: int = 320):
         self.session, self.size = session, size
-        self.board_view = widgets.HTML()
+        self.board = ChessBoardWidget(size=size)
+        self.board_view = widgets.HTML()  # the board as SVG: the static copy of a headless run
         self.status = widgets.HTML()
         self.message = widgets.HTML()
         self.files = widgets.HTML()
@@ -94,11 +98,14 @@ class PlayWidget:
         self.hint_button.on_click(lambda _button: self.show_hints())
         self.take_back_button.on_click(lambda _button: self.take_back())
         self.flip_button.on_click(lambda _button: self.flip())
+        self.board.observe(self._on_board_move, names="move")
         self._last_submission, self._last_entry = float("-inf"), ""
         self._static = _StaticCopy()
         controls = widgets.HBox([self.text, self.execute_button, self.hint_button, self.take_back_button,
                                  self.new_game_button, self.flip_button])
-        self.box = widgets.VBox([self.board_view, self.status, controls, self.message, self.verdict, self.files])
+        side = widgets.VBox([self.status, controls, self.message, self.verdict, self.files],
+                            layout=widgets.Layout(margin="0 0 0 1em", flex="1 1 auto"))
+        self.box = widgets.HBox([self.board, side])
         self._show_reply()
         self.refresh()
 
@@ -112,6 +119,8 @@ class PlayWidget:
     def refresh(self) -> None:
         board = self.session.board
         self.board_view.value = board_picture(board, self.size, self.flipped)
+        self.board.show(board, movable=not self.session.over and board.turn == self.session.person,
+                        flipped=self.flipped)
         self.status.value = _html(self.session.status(), "font-weight:bold")
         self.text.disabled = self.execute_button.disabled = self.session.over
         example = next(iter(board.legal_moves), None)
@@ -138,6 +147,17 @@ class PlayWidget:
             self.message.value = _html(str(problem), ERROR_STYLE)
         finally:
             self.refresh()
+
+    def _on_board_move(self, change) -> None:
+        uci = change["new"]
+        if not uci:
+            return
+        try:
+            move = move_from_board(self.session.board, uci)
+            # the board offers only legal moves; a stale one (the game moved on meanwhile) is refused by submit
+            self.submit(move.uci() if move else uci)
+        finally:
+            self.board.done()
 
     def _set_text(self, text: str) -> None:
         self.text.unobserve(self._on_text, names="value")

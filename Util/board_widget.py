@@ -1,0 +1,96 @@
+"""The chessground board as a notebook widget (anywidget), for JupyterLab and Voilà.
+
+:class:`ChessBoardWidget` shows a position and lets the person move one of
+the pieces given in :attr:`~ChessBoardWidget.legal`, by dragging it or by
+clicking it and then its square; it knows no rules itself.  A move comes
+back in :attr:`~ChessBoardWidget.move` as UCI (``e7d7``, without the
+promotion letter: see :func:`move_from_board`); the owner plays it and then
+calls :meth:`~ChessBoardWidget.done`, which also puts a refused move back.
+
+The JavaScript is our bundle ``web/dist/widget.js`` (and ``widget.css``),
+built from ``web/src/widget.js`` by ``bash scripts/setup.sh``; nothing is
+fetched at run time.  Without the bundle the widget shows a line saying
+what to run, and the notebook still runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import anywidget
+import chess
+import traitlets
+
+#: Where scripts/setup.sh puts the bundle (web/dist is not committed).
+BUNDLE_DIR = Path(__file__).resolve().parents[1] / "web" / "dist"
+
+_MISSING = """export default { render({ el }) {
+  el.textContent = "The board widget is not built: run 'bash scripts/setup.sh' in the repository, then rerun this cell.";
+} };"""
+
+
+def _bundle(name: str, missing: str) -> str:
+    path = BUNDLE_DIR / name
+    return path.read_text(encoding="utf-8") if path.exists() else missing
+
+
+def legal_destinations(board: chess.Board) -> Dict[str, List[str]]:
+    """The legal moves as chessground's dests: from-square name to the names of its to-squares.
+
+    A promotion's to-square appears once, whatever piece it promotes to.
+    """
+    dests: Dict[str, List[str]] = {}
+    for move in board.legal_moves:
+        to = dests.setdefault(chess.square_name(move.from_square), [])
+        if chess.square_name(move.to_square) not in to:
+            to.append(chess.square_name(move.to_square))
+    return dests
+
+
+def move_from_board(board: chess.Board, uci: str) -> Optional[chess.Move]:
+    """The legal move the board's ``uci`` (from-square, to-square) means; a pawn reaching the last rank
+    becomes a queen.  None if there is no such legal move (or ``uci`` is malformed)."""
+    try:
+        move = chess.Move.from_uci(uci)
+    except ValueError:
+        return None
+    if move in board.legal_moves:
+        return move
+    queen = chess.Move(move.from_square, move.to_square, promotion=chess.QUEEN)
+    return queen if queen in board.legal_moves else None
+
+
+class ChessBoardWidget(anywidget.AnyWidget):
+    """A board that shows ``fen`` and takes the moves in ``legal``; ``move`` is what the person played."""
+
+    _esm = _bundle("widget.js", _MISSING)
+    _css = _bundle("widget.css", "")
+
+    #: The position shown (a full FEN: its side to move is the side that may move).
+    fen = traitlets.Unicode(chess.STARTING_FEN).tag(sync=True)
+    #: The side at the bottom: "white" or "black".
+    orientation = traitlets.Unicode("white").tag(sync=True)
+    #: The moves the person may make, {from-square: [to-squares]}; empty: the board takes no move.
+    legal = traitlets.Dict().tag(sync=True)
+    #: The move marked as last played (UCI), "" for none.
+    last_move = traitlets.Unicode("").tag(sync=True)
+    #: Whether the side to move is in check (its king is marked).
+    check = traitlets.Bool(False).tag(sync=True)
+    #: The move the person just made (UCI from-square to-square), set by the browser; "" when dealt with.
+    move = traitlets.Unicode("").tag(sync=True)
+    #: The board's width and height in pixels.
+    size = traitlets.Int(320).tag(sync=True)
+
+    def show(self, board: chess.Board, movable: bool = True, flipped: bool = False) -> None:
+        """Show ``board`` (last move and check marked); the person may move its side to move if ``movable``."""
+        with self.hold_sync():
+            self.fen = board.fen()
+            self.orientation = "black" if flipped else "white"
+            self.last_move = board.peek().uci() if board.move_stack else ""
+            self.check = board.is_check()
+            self.legal = legal_destinations(board) if movable else {}
+
+    def done(self) -> None:
+        """Say the move was dealt with: the browser shows the position it was last given again."""
+        self.move = ""

@@ -1,0 +1,73 @@
+// The chessground board as a Jupyter widget (anywidget; the Python side is Util/board_widget.py).
+// Python owns the game: it sends the position (fen), the side at the bottom (orientation), the legal
+// moves (legal: {from: [to, ...]}), the last move and check; a move the person drags or clicks comes
+// back as `move` (UCI, without a promotion letter: Python completes it), which Python clears once it
+// has dealt with it. Bundled by scripts/setup.sh (esbuild) into web/dist/widget.js and widget.css.
+import { Chessground } from '@lichess-org/chessground';
+import '@lichess-org/chessground/assets/chessground.base.css';
+import '@lichess-org/chessground/assets/chessground.brown.css';
+import '@lichess-org/chessground/assets/chessground.cburnett.css';
+
+const colourOf = (fen) => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
+
+function config(model) {
+  const fen = model.get('fen');
+  const legal = model.get('legal') || {};
+  const dests = new Map(Object.entries(legal).filter(([, to]) => to.length));
+  const last = model.get('last_move');
+  const turn = colourOf(fen);
+  return {
+    fen: fen.split(' ')[0],
+    orientation: model.get('orientation'),
+    turnColor: turn,
+    lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined,
+    check: model.get('check') ? turn : false,
+    movable: { free: false, color: dests.size ? turn : undefined, dests, showDests: true },
+  };
+}
+
+function render({ model, el }) {
+  const wrap = document.createElement('div');
+  wrap.className = 'chessai-board';
+  const sized = () => {
+    wrap.style.width = wrap.style.height = `${model.get('size')}px`;
+  };
+  sized();
+  el.append(wrap);
+  const ground = Chessground(wrap, {
+    ...config(model),
+    coordinates: true,
+    animation: { duration: 150 },
+    draggable: { showGhost: true },
+    movable: {
+      ...config(model).movable,
+      events: {
+        after: (orig, dest) => {
+          // no second move until Python has answered this one
+          ground.set({ movable: { color: undefined, dests: new Map() } });
+          model.set('move', orig + dest);
+          model.save_changes();
+        },
+      },
+    },
+  });
+  const update = () => ground.set(config(model));
+  const names = ['fen', 'orientation', 'legal', 'last_move', 'check'];
+  for (const name of names) model.on(`change:${name}`, update);
+  // Python clears `move` once it has dealt with it: show its position again (a refused move goes back)
+  const cleared = () => model.get('move') === '' && update();
+  model.on('change:move', cleared);
+  const resized = () => {
+    sized();
+    ground.redrawAll();
+  };
+  model.on('change:size', resized);
+  return () => {
+    for (const name of names) model.off(`change:${name}`, update);
+    model.off('change:move', cleared);
+    model.off('change:size', resized);
+    ground.destroy();
+  };
+}
+
+export default { render };
