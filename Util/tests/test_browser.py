@@ -1,5 +1,6 @@
 """Notebook 03 in a real browser: Voilà serves it on localhost, Debian's Chromium (through Playwright)
-types a move into the input box and presses Enter, as a person does."""
+types a move into the input box and presses Enter, or drags a piece on the board with the mouse, as a
+person does."""
 
 from __future__ import annotations
 
@@ -92,6 +93,40 @@ def _browser_page(url: str):
             browser.close()
 
 
+def _board_state(page) -> dict:
+    """What the game's chessground board shows: its orientation, the squares marked as the last move, and
+    the pieces by square ({"d7": "black king", ...})."""
+    return page.evaluate("""() => {
+        const wrap = document.querySelector('.chessai-board');
+        if (!wrap) return null;
+        const lastMove = [...wrap.querySelectorAll('square.last-move')].map(s => s.cgKey).sort();
+        const pieces = {};
+        for (const p of wrap.querySelectorAll('piece')) {
+            if (p.cgKey && !p.classList.contains('ghost')) pieces[p.cgKey] = p.className.replace(/ ?(anim|fading|dragging)/g, '');
+        }
+        return { orientation: wrap.classList.contains('orientation-black') ? 'black' : 'white', lastMove, pieces };
+    }""")
+
+
+def _square_centre(page, square: str, orientation: str) -> tuple:
+    """Where ``square`` is on the page (x, y in CSS pixels)."""
+    box = page.locator(".chessai-board cg-board").first.bounding_box()
+    file, rank = "abcdefgh".index(square[0]), int(square[1]) - 1
+    column, row = (file, 7 - rank) if orientation == "white" else (7 - file, rank)
+    return box["x"] + (column + 0.5) * box["width"] / 8, box["y"] + (row + 0.5) * box["height"] / 8
+
+
+def _wait_for_board(page, condition, timeout_s: float = 30) -> dict:
+    """The board's state once ``condition(state)`` holds; fails with the last state after ``timeout_s``."""
+    deadline, state = time.monotonic() + timeout_s, None
+    while time.monotonic() < deadline:
+        state = _board_state(page)
+        if state and condition(state):
+            return state
+        page.wait_for_timeout(200)
+    raise AssertionError(f"the board never showed what was expected; it shows {state}")
+
+
 def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
     url, games, log = served_notebook
     with _browser_page(url) as page:
@@ -119,13 +154,8 @@ def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
         lines = history.read_text().splitlines()
         assert lines[1] == "1. a6g6 e7d7" and re.fullmatch(r"2\. [a-h][1-8][a-h][1-8]", lines[2]), lines
         reply = lines[2].split()[1]
-        # the board widget may arrive a moment after the message: wait for it, then judge what it shows
-        deadline, marked = time.monotonic() + 30, set()
-        while time.monotonic() < deadline and marked != {reply[:2], reply[2:]}:
-            board_svg = page.locator(".widget-html svg").first.inner_html()  # the game's board, not the demo's
-            marked = set(re.findall(r'class="square (?:light|dark) lastmove ([a-h][1-8])"', board_svg))
-            page.wait_for_timeout(200)
-        assert marked == {reply[:2], reply[2:]}, (marked, reply)  # the reply is on the board
+        # the board may change a moment after the message: wait for the reply on it
+        _wait_for_board(page, lambda state: state["lastMove"] == sorted([reply[:2], reply[2:]]))
 
         box.fill("Ke9")
         box.press("Enter")
@@ -197,4 +227,67 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
             page.get_by_text(re.compile(r"'Qz9' is no move")).first.wait_for(timeout=30_000)
             assert history.read_text().splitlines() == after  # a bad entry changes nothing
             assert box.input_value() == "Qz9"
+    assert "Traceback" not in log.read_text()
+
+
+def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_board(tmp_path):
+    """Chapter 4's board as a person uses it: the mouse drags the black king from e7 to d7; the verdict,
+    the AI's reply (on the board: its squares marked, its piece moved) and the history file follow, as
+    for a typed move; the board then takes no move of the AI's pieces."""
+    import chess
+
+    from Util.calculation import TableStore
+    from Util.game import read_history
+    from Util.sequence import SnSequence
+    from Util.trainer import verdict
+
+    with _served(tmp_path, "KQvK", {}) as (url, games, log):
+        sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvK")
+        with _browser_page(url) as page:
+            page.get_by_text(re.compile(r"^Black \(Player\) to move\. S_14")).first.wait_for(timeout=30_000)
+            before = _wait_for_board(page, lambda state: state["pieces"].get("e7") == "black king")
+            assert before["lastMove"] == ["a6", "g6"]  # the AI's first move, as the history will say
+            page.locator(".chessai-board cg-board").first.scroll_into_view_if_needed()
+
+            x, y = _square_centre(page, "e7", before["orientation"])
+            page.mouse.move(x, y)
+            page.mouse.down()
+            x, y = _square_centre(page, "d7", before["orientation"])
+            page.mouse.move(x, y, steps=8)
+            page.mouse.up()
+
+            page.get_by_text(re.compile(r"You played Kd7 \(e7d7\)\. The AI played")).first.wait_for(timeout=30_000)
+            files_line = page.get_by_text("history:").first
+            files_line.wait_for(timeout=30_000)
+            history = Path(re.search(r"history: (\S.*?\.txt)", files_line.inner_text()).group(1))
+            start, moves = read_history(history)
+            assert [m.uci() for m in moves[:2]] == ["a6g6", "e7d7"] and len(moves) == 3, moves
+            board = start.copy()
+            board.push(moves[0])
+            expected = verdict(board, moves[1], sequence)
+            page.get_by_text(f"Your move: {expected}").first.wait_for(timeout=30_000)
+
+            reply = moves[2]
+            board.push(moves[1])
+            mover = board.piece_at(reply.from_square)
+            shown = _wait_for_board(page, lambda state: state["lastMove"] == sorted(
+                [chess.square_name(reply.from_square), chess.square_name(reply.to_square)]))
+            assert shown["pieces"].get(chess.square_name(reply.to_square)) == \
+                f"white {chess.piece_name(mover.piece_type)}", shown
+            assert chess.square_name(reply.from_square) not in shown["pieces"]
+            assert shown["pieces"].get("d7") == "black king"
+
+            # the white queen is the AI's, not the person's: dragging it moves nothing
+            board.push(reply)
+            queen = chess.square_name(next(iter(board.pieces(chess.QUEEN, chess.WHITE))))
+            empty = next(chess.square_name(s) for s in chess.SQUARES if board.piece_at(s) is None)
+            x, y = _square_centre(page, queen, shown["orientation"])
+            page.mouse.move(x, y)
+            page.mouse.down()
+            x, y = _square_centre(page, empty, shown["orientation"])
+            page.mouse.move(x, y, steps=8)
+            page.mouse.up()
+            page.wait_for_timeout(1000)
+            assert _board_state(page)["pieces"] == shown["pieces"]
+            assert len(read_history(history)[1]) == 3
     assert "Traceback" not in log.read_text()
