@@ -25,14 +25,18 @@ import traitlets
 #: Where scripts/setup.sh puts the bundle (web/dist is not committed).
 BUNDLE_DIR = Path(__file__).resolve().parents[1] / "web" / "dist"
 
-_MISSING = """export default { render({ el }) {
-  el.textContent = "The board widget is not built: run 'bash scripts/setup.sh' in the repository, then rerun this cell.";
-} };"""
 
 
-def _bundle(name: str, missing: str) -> str:
+def read_bundle(name: str) -> str:
+    """The text of ``web/dist/<name>``; if it is not built, a module (for ``.js``) that says what to run,
+    or an empty style sheet (for ``.css``)."""
     path = BUNDLE_DIR / name
-    return path.read_text(encoding="utf-8") if path.exists() else missing
+    if path.exists():
+        return path.read_text(encoding="utf-8")
+    if not name.endswith(".js"):
+        return ""
+    return ("export default { render({ el }) { el.textContent = "
+            f"\"web/dist/{name} is not built: run 'bash scripts/setup.sh' in the repository, then rerun this cell.\"; }} }};")
 
 
 def legal_destinations(board: chess.Board) -> Dict[str, List[str]]:
@@ -64,8 +68,8 @@ def move_from_board(board: chess.Board, uci: str) -> Optional[chess.Move]:
 class ChessBoardWidget(anywidget.AnyWidget):
     """A board that shows ``fen`` and takes the moves in ``legal``; ``move`` is what the person played."""
 
-    _esm = _bundle("widget.js", _MISSING)
-    _css = _bundle("widget.css", "")
+    _esm = read_bundle("widget.js")
+    _css = read_bundle("widget.css")
 
     #: The position shown (a full FEN: its side to move is the side that may move).
     fen = traitlets.Unicode(chess.STARTING_FEN).tag(sync=True)

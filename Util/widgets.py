@@ -25,6 +25,7 @@ import ipywidgets as widgets
 from IPython.display import HTML, SVG, display
 
 from .board_widget import ChessBoardWidget, move_from_board
+from .hint_widget import HintTable, hint_rows
 from .game import HistoryError, PlaySession, describe_game, history_files, read_history, replay_positions
 from .headless import is_headless
 
@@ -91,6 +92,8 @@ class PlayWidget:
         self.flip_button = widgets.Button(description="Flip board", icon="retweet", tooltip="turn the board round")
         self.flipped = session.person == chess.BLACK and not session.thesis_ai
         self.verdict = widgets.HTML()
+        self.hints = HintTable()
+        self._hints_fen = ""  # the position the hint table is about
         self.text.observe(self._on_text, names="value")
         self.text.on_msg(self._on_text_message)
         self.execute_button.on_click(self._on_execute)
@@ -99,11 +102,12 @@ class PlayWidget:
         self.take_back_button.on_click(lambda _button: self.take_back())
         self.flip_button.on_click(lambda _button: self.flip())
         self.board.observe(self._on_board_move, names="move")
+        self.hints.observe(self._on_hint_chosen, names="chosen")
         self._last_submission, self._last_entry = float("-inf"), ""
         self._static = _StaticCopy()
         controls = widgets.HBox([self.text, self.execute_button, self.hint_button, self.take_back_button,
                                  self.new_game_button, self.flip_button])
-        side = widgets.VBox([self.status, controls, self.message, self.verdict, self.files],
+        side = widgets.VBox([self.status, controls, self.message, self.hints, self.verdict, self.files],
                             layout=widgets.Layout(margin="0 0 0 1em", flex="1 1 auto"))
         self.box = widgets.HBox([self.board, side])
         self._show_reply()
@@ -114,13 +118,15 @@ class PlayWidget:
         self._static.show(self._static_parts())
 
     def _static_parts(self) -> List[str]:
-        return [self.board_view.value, self.status.value, self.message.value]
+        return [self.board_view.value, self.status.value, self.message.value, self.hints.to_html()]
 
     def refresh(self) -> None:
         board = self.session.board
         self.board_view.value = board_picture(board, self.size, self.flipped)
         self.board.show(board, movable=not self.session.over and board.turn == self.session.person,
                         flipped=self.flipped)
+        if board.fen() != self._hints_fen:  # the table was about another position
+            self.hints.rows = []
         self.status.value = _html(self.session.status(), "font-weight:bold")
         self.text.disabled = self.execute_button.disabled = self.session.over
         example = next(iter(board.legal_moves), None)
@@ -191,16 +197,23 @@ class PlayWidget:
         self.refresh()
 
     def show_hints(self) -> None:
-        """Show every legal move of the side to move with its outcome, best first."""
-        import html
-
+        """Show every legal move of the side to move with its outcome, best first, as a table whose rows
+        play the move when clicked."""
         if self.session.over:
             self.message.value = _html("The game is over: no moves to show.", ERROR_STYLE)
             return
-        rows = "".join(f"<tr><td>{html.escape(o.san)}</td><td>{html.escape(o.describe())}</td></tr>"
-                       for o in self.session.hints())
-        self.message.value = (f'<table class="chessai-hints"><tr><th>move</th><th>outcome for '
-                              f'{"White" if self.session.board.turn else "Black"}</th></tr>{rows}</table>')
+        self.message.value = ""
+        self.hints.heading = f'outcome for {"White" if self.session.board.turn else "Black"}'
+        self.hints.rows = hint_rows(self.session.hints())
+        self._hints_fen = self.session.board.fen()
+        self._static.update(self._static_parts())
+
+    def _on_hint_chosen(self, change) -> None:
+        if change["new"]:
+            try:
+                self.submit(change["new"])
+            finally:
+                self.hints.done()
 
     def press_enter_on_empty_box(self) -> None:
         """What Enter in the empty box does: clear the message."""

@@ -43,11 +43,11 @@ if [ -d /usr/share/gaviotatb/gtb4 ] && [ ! -e gaviota ]; then
   mkdir gaviota
   ln -s /usr/share/gaviotatb/gtb4/*.gtb.cp4 gaviota/
 fi
-# The trainer page (python -m Util serve) and notebook 03's board widget: chessground from npm at the
-# versions of the lock file, bundled into web/dist/, which the server and the widget read; nothing is
+# The trainer page (python -m Util serve) and notebook 03's widgets (board, hint table): chessground from npm at the
+# versions of the lock file, bundled into web/dist/, which the server and the widgets read; nothing is
 # fetched when the page or the notebook is used.
-if [ ! -f web/dist/main.js ] || [ ! -f web/dist/widget.js ] || [ web/package-lock.json -nt web/dist/main.js ] || [ -n "$(find web/src -newer web/dist/main.js 2>/dev/null)" ]; then
-  echo "setup: building the trainer page and the board widget (web/: npm ci, esbuild)"
+if [ ! -f web/dist/main.js ] || [ ! -f web/dist/widget.js ] || [ ! -f web/dist/hints.js ] || [ web/package-lock.json -nt web/dist/main.js ] || [ -n "$(find web/src -newer web/dist/main.js 2>/dev/null)" ]; then
+  echo "setup: building the trainer page and the notebook widgets (web/: npm ci, esbuild)"
   (cd web && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build)
 fi
 echo "setup: ready (.venv, web/dist)"

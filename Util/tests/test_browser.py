@@ -174,8 +174,9 @@ KQKR_START = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
 
 def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path):
     """The trainer as a person meets it: KQvKR as White from a FEN. The hint lists every move, best
-    first; a move that keeps the win but is slower gets its verdict naming the better move; taking it
-    back restores the start, in the page and in the history file; a bad entry changes nothing."""
+    first, coloured by its result; a click on the row of a move that keeps the win but is slower plays it,
+    and its verdict names the better move; taking it back restores the start, in the page and in the
+    history file; a bad entry changes nothing."""
     import chess
 
     from Util.calculation import TableStore
@@ -199,8 +200,13 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
             assert [r.split("\t")[0] for r in rows] == [o.san for o in outcomes]
             assert rows[0].split("\t")[1] == outcomes[0].describe()  # e.g. "win, mate in 23 plies"
 
-            box.fill(slower.san)
-            box.press("Enter")
+            assert hints.locator("tr").first.evaluate("row => row.className") == ""  # the heading
+            assert hints.locator("tr[data-uci]").evaluate_all("rows => rows.map(r => r.className)") == \
+                [{1: "win", 0: "draw", -1: "loss"}[o.result] for o in outcomes]  # each row in its result's colour
+            assert hints.locator("tr.win").first.evaluate("row => getComputedStyle(row).backgroundColor") != \
+                hints.locator("tr.loss").first.evaluate("row => getComputedStyle(row).backgroundColor")
+
+            hints.locator(f"tr[data-uci='{slower.move.uci()}']").click()  # a click on its row plays the move
             expected = verdict(board, slower.move, sequence)
             assert f"kept the win but is {slower.plies - outcomes[0].plies} plies slower than {outcomes[0].san}" \
                 in expected

@@ -114,12 +114,17 @@ def test_hints_and_verdicts(game, results):
 
     session = game.session
     game.hint_button.click()
-    shown = re.findall(r"<tr><td>([^<]+)</td><td>([^<]+)</td></tr>", game.message.value)
+    shown = [(row["san"], row["outcome"]) for row in game.hints.rows]
     expected = move_outcomes(session.board, session.sequence)
     assert shown == [(o.san, o.describe()) for o in expected] and len(shown) == session.board.legal_moves.count()
     assert shown[0][1] == "loss, mated in 14 plies"  # from S_14 Black's best holds out all 14 plies
-    game.text.value = "Kd7"
+    assert {row["result"] for row in game.hints.rows} == {"loss"} and game.hints.heading == "outcome for Black"
+    assert re.findall(r"<td>([^<]+)</td><td>([^<]+)</td>", game.hints.to_html()) == shown  # the static copy
+    kd7 = next(row for row in game.hints.rows if row["san"] == "Kd7")
+    game.hints.chosen = kd7["uci"]  # a click on the row, as the browser sends it
     assert text_of(game.verdict) == "Your move: Kd7: a best move (loss, mated in 14 plies)."
+    assert session.board.move_stack[1].uci() == "e7d7" and game.hints.chosen == ""
+    assert game.hints.rows == []  # the table was about the position before the move
     board = session.board.copy()
     worst = move_outcomes(board, session.sequence)[-1]
     game.text.value = worst.san
