@@ -5,7 +5,7 @@ beside the thesis's input box and "Execute Move" button, both around one
 :class:`Util.game.PlaySession`; :class:`ReplayWidget` steps through
 a history file.  Both keep their state in ipywidgets, so tests can drive
 them exactly as a person does: set the text (as pressing Enter does),
-click a button.
+set the board's move (as a drag does), click a button or a hint's row.
 
 In a headless run (:mod:`Util.headless`) each widget also leaves a static
 copy of what it shows (board, status line, message) in the notebook, so the
@@ -25,9 +25,9 @@ import ipywidgets as widgets
 from IPython.display import HTML, SVG, display
 
 from .board_widget import ChessBoardWidget, move_from_board
-from .hint_widget import HintTable, hint_rows
 from .game import HistoryError, PlaySession, describe_game, history_files, read_history, replay_positions
 from .headless import is_headless
+from .hint_widget import HintTable, hint_rows
 
 OK_STYLE = "color:#1a6b1a"
 ERROR_STYLE = "color:#b00020;font-weight:bold"
