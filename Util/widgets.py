@@ -77,7 +77,8 @@ class PlayWidget:
 
     def __init__(self, session: PlaySession, size: int = 320):
         self.session, self.size = session, size
-        self.board = ChessBoardWidget(size=size)
+        # a fixed size: the box beside it must not squeeze the board (chessground fills what it is given)
+        self.board = ChessBoardWidget(size=size, layout=widgets.Layout(flex="0 0 auto", width=f"{size}px"))
         self.board_view = widgets.HTML()  # the board as SVG: the static copy of a headless run
         self.status = widgets.HTML()
         self.message = widgets.HTML()
