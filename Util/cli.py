@@ -260,7 +260,8 @@ def _cmd_verify(args) -> int:
     from .calculation import TableStore, all_materials
     from .gaviota_native import GaviotaUnavailable, NativeGaviota
     from .sequence import SnSequence
-    from .validation import exhaustive_against_gaviota, one_ply_check, reference_folder
+    from .one_ply import one_ply_check
+    from .validation import exhaustive_against_gaviota, reference_folder
 
     store = TableStore(args.results, progress=not args.quiet)
     materials = args.material or DEFAULT_MATERIALS

@@ -202,8 +202,8 @@ class Game:
 
 
 def comparison_game_end(board: chess.Board, ply_cap: int, plies: int) -> Optional[str]:
-    """Why a comparison game is over: the rules of chess (:func:`Util.game.game_end`) or the ply cap."""
-    from .game import game_end
+    """Why a comparison game is over: the rules of chess (:func:`Util.game_end.game_end`) or the ply cap."""
+    from .game_end import game_end
 
     return game_end(board) or (f"ply cap ({ply_cap})" if plies >= ply_cap else None)
 

@@ -152,7 +152,7 @@ class HoldReport:
         return [r for r in self.played if r.slipped_at is not None and not r.lost_on_board]
 
     def endings(self) -> Dict[str, List[int]]:
-        """How the played games ended (:func:`Util.game.game_end`'s words, or the ply cap), most frequent
+        """How the played games ended (:func:`Util.game_end.game_end`'s words, or the ply cap), most frequent
         first: the plies of each game that ended so."""
         ends: Dict[str, List[int]] = {}
         for r in self.played:

@@ -25,7 +25,8 @@ import ipywidgets as widgets
 from IPython.display import HTML, SVG, display
 
 from .board_widget import ChessBoardWidget, move_from_board
-from .game import HistoryError, PlaySession, describe_game, history_files, read_history, replay_positions
+from .game import PlaySession
+from .game_records import HistoryError, describe_game, history_files, read_history, replay_positions
 from .headless import is_headless
 from .hint_widget import HintTable, hint_rows
 

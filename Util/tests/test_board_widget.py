@@ -10,7 +10,8 @@ import pytest
 
 from Util.board_widget import BUNDLE_DIR, ChessBoardWidget, legal_destinations, move_from_board
 from Util.calculation import calculate
-from Util.game import PlaySession, create_board, read_history, table_for
+from Util.game import PlaySession, create_board, table_for
+from Util.game_records import read_history
 from Util.widgets import PlayWidget
 
 POSITIONS = [

@@ -106,7 +106,7 @@ def test_one_ply_check_passes_on_tables_and_catches_a_shifted_value(store, tmp_p
 
     from Util.dtm_table import DtmTable
     from Util.sequence import SnSequence
-    from Util.validation import one_ply_check
+    from Util.one_ply import one_ply_check
 
     table = store.get("KPvKP")
     result = one_ply_check(SnSequence(table, {}, store=store), per_value=12)
@@ -129,13 +129,13 @@ def test_the_one_ply_sample_holds_every_value_in_its_quota(store):
     import numpy as np
 
     from Util.dtm_values import UNKNOWN
-    from Util.validation import _samples_by_value
+    from Util.one_ply import samples_by_value
 
     table = store.get("KQvKR")
     rare = 0
     for side, array in enumerate((table.dtm_white, table.dtm_black)):
         counts = np.bincount(array, minlength=256)
-        samples = _samples_by_value(array, 5, np.random.default_rng(side), table.layout, side)
+        samples = samples_by_value(array, 5, np.random.default_rng(side), table.layout, side)
         assert sorted(samples) == [int(v) for v in np.flatnonzero(counts)]
         for value, index in samples.items():
             assert np.unique(index).size == index.size and (array[index] == value).all()

@@ -243,7 +243,7 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
     import chess
 
     from Util.calculation import TableStore
-    from Util.game import read_history
+    from Util.game_records import read_history
     from Util.sequence import SnSequence
     from Util.trainer import verdict
 

@@ -11,18 +11,9 @@ import chess.pgn
 import pytest
 
 from Util.calculation import calculate
-from Util.game import (
-    HistoryError,
-    PlaySession,
-    SetupError,
-    TableMissing,
-    best_defence,
-    create_board,
-    history_text,
-    read_history,
-    table_for,
-    termination_message,
-)
+from Util.game import PlaySession, SetupError, TableMissing, best_defence, create_board, table_for
+from Util.game_end import termination_message
+from Util.game_records import HistoryError, history_text, read_history
 from Util.widgets import PlayWidget, ReplayWidget
 
 START_WHITE = {chess.KING: ["e1"], chess.QUEEN: ["a6"]}
@@ -173,7 +164,7 @@ def test_a_new_game_without_moves_writes_nothing(results, tmp_path):
 
 
 def test_the_game_list_puts_the_persons_games_first(results, tmp_path):
-    from Util.game import DEMONSTRATION_FOLDER, describe_game, history_files
+    from Util.game_records import DEMONSTRATION_FOLDER, describe_game, history_files
 
     board = create_board(START_WHITE, START_BLACK)
     sequence = table_for(board, results)

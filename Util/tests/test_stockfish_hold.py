@@ -10,7 +10,7 @@ import pytest
 
 from Util import stockfish_compare as sc
 from Util import stockfish_hold as sh
-from Util.game import game_end
+from Util.game_end import game_end
 from Util.tests.conftest import missing_part
 from Util.trainer import hardest_best_move, random_start
 
