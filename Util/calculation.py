@@ -99,7 +99,7 @@ class TableStore:
     def _sides(self, material: Material, sides) -> DtmTable:
         """``material``'s table with only the sides to move the engine reads (White after a capture into a
         lone-king table, Black after a promotion); the others are empty.  A table loaded from its file for
-        this alone is not kept: a 5-piece sub-table with a pawn then holds 0.5 GB instead of 1 GB."""
+        this alone is not kept: a 5-piece sub-table with a pawn then holds half its memory."""
         table = self._tables.get(material) or self._load(material, sides) or self.get(material)
         return _only(table, sides)
 

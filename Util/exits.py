@@ -148,9 +148,8 @@ class PromotionSlice:
 
     A table with pawns folds only left to right, so that piece keeps its
     rank in the stored index: its 6-bit field holds 8 of 64 squares, and
-    the part is an eighth of the side (67 MB instead of 537 MB for a
-    five-piece table).  The four promotion tables of a pawn with pieces on
-    both sides then hold 0.27 GB instead of 2.1 GB.  Looked up like a
+    the part is an eighth of the side of a five-piece table, and so are
+    the four promotion tables of a pawn with pieces on both sides.  Looked up like a
     DtmTable (``dtm``), or, compiled, by :meth:`index`'s arithmetic.
     """
 

@@ -99,8 +99,8 @@ class FirstPass:
 
     def side_by_side_order(self) -> List[int]:
         """First the side whose moves alone lead into the larger sub-tables: they are let go before the other
-        side's exit bytes fill their half gigabyte (KQQvKP: Black's promotions lead into four pawnless
-        five-piece tables, 0.48 GB; with Black first its run peaks at 2.76 GB instead of 3.10 GB)."""
+        side's exit bytes fill their half gigabyte, which lowers the peak (KQQvKP's Black promotions lead into
+        four pawnless five-piece tables; figures in docs/performance.md)."""
         tables, material = self.exits.subtables.tables, self.table.material
         reads = [{child.canonical for child, white_moved in material.moves_out() if white_moved == (side == WHITE)}
                  for side in SIDES]

@@ -316,8 +316,8 @@ def count_losses(lay, side, n, frontier, mine, other, exit_value, ep_parent, ep_
     buffers = scratch_buffers()
     squares, out, cand, _, _, _, fetched = buffers
     count = 0
-    # whether positions may have other entries, asked once: inlined where it is never needed, mark_other_entries
-    # still cost KRBPvK's Black loss plies 12 % (one ply, 4 M frontier positions: 0.55 -> 0.48 s)
+    # whether positions may have other entries, asked once: even inlined where it is never needed,
+    # mark_other_entries cost a measurable share of a loss ply (docs/performance.md)
     others = lay.identical != 0 or lay.pawns == 0
     for start in range(0, frontier.size, BLOCK):
         m = block_predecessors(lay, side, frontier, start, squares, out, cand, False)
