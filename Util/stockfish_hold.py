@@ -34,8 +34,8 @@ from typing import Dict, Iterable, List, Optional, Tuple
 import chess
 
 from .sequence import SnSequence
-from .stockfish_compare import (EngineFailure, EngineSettings, Game, GuardedStockfish, close_engine_of_this_process,
-                                comparison_game_end, open_engine_in_worker, find_stockfish)
+from .stockfish_compare import Game, close_engine_of_this_process, comparison_game_end, open_engine_in_worker
+from .stockfish_engine import EngineFailure, EngineSettings, GuardedStockfish, find_stockfish
 from .trainer import LOSS, hardest_best_move, move_outcomes, random_start
 
 #: Plies a slipped game may run beyond the cap to reach the AI's mate (longer than any five-piece mate).

@@ -25,40 +25,20 @@ with a note that ``python -m Util convert`` makes them random-access.
 from __future__ import annotations
 
 import os
-import sys
-import threading
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, List, Optional, Union
 
 import chess
 
-from .block_cache import DEFAULT_CACHE_BYTES, BlockCache
-from .block_table import BlockTable
-from .chessai_blocks import BlockFile, is_block_file
+from .block_cache import DEFAULT_CACHE_BYTES
 from .dtm_values import UNKNOWN
 from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
+from .table_folder import MissingTableError, Table, TableFolder
 
-if TYPE_CHECKING:
-    from .dtm_table import DtmTable
-
-
-
-class MissingTableError(KeyError):
-    """The table of a material is not in the folder; the message names the command that computes it."""
-
-    def __init__(self, material: Material, directory: Path) -> None:
-        self.material, self.directory = material, directory
-        #: The command that computes the table into ``directory``.
-        self.command = f"python -m Util calculate {material}"
-        if Path(directory).resolve() != RESULTS_DIR.resolve():
-            self.command += f" --results {directory}"
-        super().__init__(f"no table for {material} in {directory}: compute it with: {self.command}")
-
-    def __str__(self) -> str:
-        return str(self.args[0])
+__all__ = ["MissingTableError", "MoveProbe", "PositionError", "Table", "Tablebase", "dtm_with_en_passant",
+           "open_tablebase"]
 
 
 class PositionError(ValueError):
@@ -94,120 +74,25 @@ class MoveProbe:
         return (2, -self.dtm, self.uci)
 
 
-#: A table as a Tablebase serves it: read block by block, or whole (an older file, or computed in memory).
-Table = Union[BlockTable, "DtmTable"]
 
-
-class Tablebase:
-    """The tables in ``directory``; see the module's docstring.  ``cache_bytes``: limit of the cache of
-    decoded blocks shared by all tables."""
+class Tablebase(TableFolder):
+    """The tables in ``directory`` (a :class:`Util.table_folder.TableFolder`), probed position by position;
+    see the module's docstring.  ``cache_bytes``: limit of the cache of decoded blocks shared by all
+    tables."""
 
     def __init__(self, directory: Union[str, os.PathLike] = RESULTS_DIR, *,
                  cache_bytes: int = DEFAULT_CACHE_BYTES, compute_missing: bool = False) -> None:
-        self.directory = Path(directory)
-        self.cache = BlockCache(cache_bytes)
-        self.compute_missing = compute_missing
-        self._tables: Dict[Material, Table] = {}
-        self._counts: Dict[Material, Tuple[Dict[int, int], Dict[int, int]]] = {}
-        self._pieces: Dict[tuple, tuple] = {}  # counts of each piece on the board -> _lookup_plan
-        self._lock = threading.Lock()
-        self._store = None
-
-    # ---- tables ----------------------------------------------------------------------------------
-    def path_of(self, material: Material) -> Path:
-        return self.directory / f"{material.canonical.name}.chessAI"
-
-    def table(self, material: Union[Material, str]) -> Table:
-        """The table of ``material`` (either colour order; the stored one is the canonical material).
-        MissingTableError if its file is not in the folder (unless ``compute_missing``)."""
-        if isinstance(material, str):
-            material = Material.parse(material)
-        material = material.canonical
-        table = self._tables.get(material)
-        if table is None:
-            with self._lock:
-                table = self._tables.get(material)
-                if table is None:
-                    table = self._tables[material] = self._open(material)
-        return table
-
-    def _open(self, material: Material) -> Table:
-        if not material.white and not material.black:  # two bare kings: a draw, whatever the squares
-            import numpy as np
-
-            from .layout import Layout
-            from .dtm_table import DtmTable
-
-            draws = np.full(Layout(material).size, UNKNOWN, dtype=np.uint8)
-            self._counts[material] = {}, {}
-            return DtmTable(material, draws, draws)
-        path = self.path_of(material)
-        if not path.exists():
-            if self.compute_missing:
-                return self._computed(material)
-            raise MissingTableError(material, self.directory)
-        return self._read(path, material)
-
-    def _read(self, path: Path, material: Optional[Material]) -> Table:
-        """The table in ``path`` (of ``material``, where given): format 4 opened for probing, an older
-        file read whole."""
-        if is_block_file(path) or not zipfile.is_zipfile(path):  # BlockFile names what is wrong
-            return BlockTable(BlockFile(path, material), self.cache)
-        from .chessai_file import ChessAIFileError, load_table_with_counts
-
-        print(f"note: {path} is in an older format and is read whole; python -m Util convert "
-              f"--results {path.parent} makes it random-access", file=sys.stderr)
-        table, white, black = load_table_with_counts(path)
-        if material is not None and table.material != material:
-            raise ChessAIFileError(f"{path}: holds {table.material}, not {material}")
-        self._counts[table.material] = white, black
-        return table
-
-    def open_file(self, path: Union[str, os.PathLike]) -> Table:
-        """The table in the file ``path`` (any name), served from now on for its material."""
-        table = self._read(Path(path), None)
-        self.add(table)
-        return table
-
-    def counts(self, material: Union[Material, str]) -> Tuple[Dict[int, int], Dict[int, int]]:
-        """Boards per n of the S_n in which White mates and of those in which Black mates, as stored."""
-        table = self.table(material)
-        if isinstance(table, BlockTable):
-            return table.board_counts, table.board_counts_black
-        if table.material not in self._counts:  # computed in memory
-            from .expansion import board_counts_by_winner
-
-            self._counts[table.material] = board_counts_by_winner(table)
-        return self._counts[table.material]
-
-    def _computed(self, material: Material):
-        from .calculation import TableStore  # the engine: only where a table must be computed
-
-        if self._store is None:
-            self._store = TableStore(self.directory, progress=False)
-        return self._store.get(material)
+        super().__init__(directory, cache_bytes=cache_bytes, compute_missing=compute_missing)
+        self._pieces: dict = {}  # counts of each piece on the board -> (table, colours swapped, _lookup_plan)
 
     def add(self, table: Table) -> None:
-        """Serve ``table`` (computed in memory, say) for its material."""
-        with self._lock:
-            self._tables[table.material] = table
-            self._pieces.clear()
+        super().add(table)
+        self._pieces.clear()
 
-    def serves(self, table: Table) -> bool:
-        """Whether ``table`` is the one this tablebase gives for its material."""
-        return self._tables.get(table.material) is table
+    def close(self) -> None:
+        super().close()
+        self._pieces.clear()
 
-    def materials(self) -> List[Material]:
-        """The materials whose files are in the folder, fewest pieces first."""
-        found = []
-        for path in self.directory.glob("*.chessAI"):
-            try:
-                found.append(Material.parse(path.name[: -len(".chessAI")]))
-            except MaterialError:
-                continue
-        return sorted(found, key=lambda m: (m.piece_count, m.name))
-
-    # ---- probes ----------------------------------------------------------------------------------
     def probe_value(self, board: chess.Board) -> int:
         """The stored n of ``board`` as it stands, ignoring en passant (odd: the side to move mates; even:
         it is mated), or -1 for a draw.  MissingTableError, PositionError as :meth:`probe_dtm`."""
@@ -291,23 +176,8 @@ class Tablebase:
             probes.append(MoveProbe(move, san, dtm, wdl, checkmate, stalemate, insufficient, zeroing, conversion))
         return sorted(probes, key=MoveProbe.rank)
 
-    def close(self) -> None:
-        with self._lock:
-            for table in self._tables.values():
-                if isinstance(table, BlockTable):
-                    table.file.close()
-            self._tables.clear()
-            self._pieces.clear()
-        self.cache.clear()
-
     def __enter__(self) -> "Tablebase":
         return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"<Tablebase {self.directory}: cache {self.cache.bytes} of {self.cache.limit_bytes} bytes>"
 
 
 def open_tablebase(directory: Union[str, os.PathLike] = RESULTS_DIR, *,

@@ -205,7 +205,7 @@ def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
 
 @pytest.mark.slow  # runs a notebook
 def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
-    from Util.stockfish_compare import StockfishMissing, find_stockfish
+    from Util.stockfish_engine import StockfishMissing, find_stockfish
 
     try:
         find_stockfish()

@@ -10,6 +10,7 @@ import chess
 import pytest
 
 from Util import stockfish_compare as sc
+from Util import stockfish_engine
 from Util.parallel import core_count
 from Util.tests.conftest import missing_part
 
@@ -151,7 +152,7 @@ def test_a_missing_binary_says_how_to_install(monkeypatch, tmp_path):
         sc.find_stockfish()
     monkeypatch.delenv("STOCKFISH_PATH")
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(sc, "KNOWN_LOCATIONS", (str(tmp_path / "games" / "stockfish"),))
+    monkeypatch.setattr(stockfish_engine, "KNOWN_LOCATIONS", (str(tmp_path / "games" / "stockfish"),))
     with pytest.raises(sc.StockfishMissing, match="no Stockfish binary found on the PATH"):
         sc.find_stockfish()
 
