@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,20 @@ def table_folder(store, tmp_path_factory):
 
     write.folder = folder
     return write
+
+
+@pytest.fixture(scope="session")
+def served_tables(table_folder, tmp_path_factory) -> Path:
+    """A folder holding exactly the tables the server's tests serve (``served.MATERIALS`` and those they lead
+    into), linked from ``table_folder``'s files: no table is computed twice in a session."""
+    from Util.calculation import calculation_order
+    from Util.tests.served import MATERIALS
+
+    folder = tmp_path_factory.mktemp("served_tables")
+    for material in calculation_order(MATERIALS):
+        name = f"{material.canonical.name}.chessAI"
+        os.link(table_folder(material) / name, folder / name)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -1,22 +1,19 @@
-"""The real tablebase server for the tests: tables computed once per test run into a temporary folder,
-``python -m Util serve`` started on them as a process of its own on a free loopback port."""
+"""The real tablebase server for the tests: ``python -m Util serve`` started as a process of its own on a free
+loopback port, on the folder of the ``served_tables`` fixture (conftest.py): the tables of :data:`MATERIALS`
+and every table they lead into, from the session's tables."""
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, Tuple
 
@@ -24,18 +21,6 @@ REPO = Path(__file__).resolve().parents[2]
 #: What the server's tests probe: queen and rook against a rook (captures into KQvK, KRvK), and two pawns
 #: (en passant, promotions into KQvKP and the like).
 MATERIALS = ("KQvKR", "KPvKP")
-
-
-@lru_cache(maxsize=None)
-def tables_folder() -> Path:
-    """A temporary folder with :data:`MATERIALS` and every table they lead into, computed once per run."""
-    from Util.calculation import calculate, calculation_order
-
-    folder = Path(tempfile.mkdtemp(prefix="server_tables_"))
-    atexit.register(shutil.rmtree, folder, True)
-    for material in calculation_order(MATERIALS):
-        calculate(material, results_dir=folder, progress=False)
-    return folder
 
 
 def free_port() -> int:

@@ -6,24 +6,20 @@ the public API (board -> symmetry fold -> table), so the whole path is checked.
 
 import pytest
 
-from Util.bench import DEFAULT_MATERIALS
+from Util.tests.materials import EVERY_TABLE
 from Util.validation import exhaustive_against_gaviota, sample_against_gaviota, sample_against_syzygy
 
 SAMPLE = 2000
-#: The tables the quick loop (pytest -m "not slow") checks: a lone king, a long mate, pieces on both sides,
-#: pawns with en passant; the full run checks all 35.
-QUICK = {"KQvK", "KBNvK", "KQvKR", "KPvKP"}
-MATERIALS = [m if m in QUICK else pytest.param(m, marks=pytest.mark.slow) for m in DEFAULT_MATERIALS]
 
 
-@pytest.mark.parametrize("material", MATERIALS)
+@pytest.mark.parametrize("material", EVERY_TABLE)
 def test_exact_dtm_equals_gaviota(material, sequence_of, gaviota):
     result = sample_against_gaviota(sequence_of(material), gaviota, SAMPLE)
     assert result.checked == 2 * SAMPLE
     assert result.mismatches == [], result.mismatches[:5]
 
 
-@pytest.mark.parametrize("material", MATERIALS)
+@pytest.mark.parametrize("material", EVERY_TABLE)
 def test_won_exactly_where_syzygy_says_white_wins(material, sequence_of, syzygy):
     result = sample_against_syzygy(sequence_of(material), syzygy, SAMPLE)
     assert result.checked == 2 * SAMPLE

@@ -243,6 +243,7 @@ def test_calculate_lets_go_of_each_table_before_the_next_one_starts(tmp_path, mo
     assert not any(any(alive) for alive in alive_at_start), alive_at_start
 
 
+@pytest.mark.slow  # computes tables in processes of their own
 def test_calculate_computes_large_tables_of_a_list_each_in_a_fresh_process(tmp_path, monkeypatch, capsys):
     """With several tables, each of APART_FROM_PIECES pieces (five; four here, to stay small) is computed in
     a process of its own, which gives its memory back when it ends; its summary line and its file are
@@ -273,6 +274,7 @@ def test_calculate_computes_large_tables_of_a_list_each_in_a_fresh_process(tmp_p
 
 
 
+@pytest.mark.slow  # computes tables in processes of their own, one of them killed
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="finds the table's process through /proc (Linux)")
 def test_calculate_says_what_to_do_when_a_table_process_is_killed(tmp_path):
     """The process computing one table of a list is killed (as the kernel's out-of-memory killer would):

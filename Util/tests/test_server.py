@@ -12,15 +12,15 @@ import urllib.parse
 import chess
 import pytest
 
-from Util.tests.served import REPO, get_json, running_server, tables_folder
+from Util.tests.served import REPO, get_json, running_server
 
 SAMPLES = 40
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, served_tables):
     log = tmp_path_factory.mktemp("server") / "server.log"
-    with running_server(tables_folder(), log) as base:
+    with running_server(served_tables, log) as base:
         yield base
     text = log.read_text()
     assert "Traceback" not in text, text
@@ -210,7 +210,7 @@ def test_distances_list_exactly_those_that_exist(server, python_gaviota):
     assert status == 400 and "no position" in none["error"]
 
 
-def test_mutual_zugzwang_agrees_with_gaviota(server, python_gaviota):
+def test_mutual_zugzwang_agrees_with_gaviota(server, python_gaviota, served_tables):
     from Util.sequence import load_s_n_sequence
     from Util.trainer import mutual_zugzwang_examples
 
@@ -218,7 +218,7 @@ def test_mutual_zugzwang_agrees_with_gaviota(server, python_gaviota):
         wdl = python_gaviota.probe_wdl(board)
         return wdl if board.turn == chess.WHITE else -wdl
 
-    table = load_s_n_sequence(tables_folder() / "KPvKP.chessAI").table
+    table = load_s_n_sequence(served_tables / "KPvKP.chessAI").table
     candidates = mutual_zugzwang_examples(table, limit=3)
     rng = random.Random(5)
     candidates += [_random_board(rng, "KPkp", chess.WHITE) for _ in range(10)]
@@ -279,14 +279,14 @@ def test_bad_input_gets_400_with_the_reason(server, path, params, reason):
     assert set(answer) == {"error"} and reason in answer["error"], answer
 
 
-def test_a_missing_table_gets_404_with_the_command(server):
+def test_a_missing_table_gets_404_with_the_command(server, served_tables):
     status, answer = get_json(server, "/standard", fen="8/8/8/3k4/8/8/8/KBB1N3 w - - 0 1")
     assert status == 404
     # the command computes it into the server's folder (here not the default one)
-    assert answer["command"] == f"python -m Util calculate KBBNvK --results {tables_folder()}"
+    assert answer["command"] == f"python -m Util calculate KBBNvK --results {served_tables}"
     assert answer["command"] in answer["error"]
     status, answer = get_json(server, "/api/random", material="KRRvK")
-    assert status == 404 and answer["command"] == f"python -m Util calculate KRRvK --results {tables_folder()}"
+    assert status == 404 and answer["command"] == f"python -m Util calculate KRRvK --results {served_tables}"
 
 
 def test_a_huge_query_and_a_dropped_client_harm_no_one(server):
@@ -342,11 +342,11 @@ def test_checkmate_stalemate_and_bare_kings_as_lichess_gives_them(server):
     assert all(m["category"] == "draw" and m["insufficient_material"] for m in kings["moves"])
 
 
-def test_two_worker_processes_answer_as_one(server, tmp_path):
+def test_two_worker_processes_answer_as_one(server, tmp_path, served_tables):
     """``--workers 2``: uvicorn's processes share the port; the server keeps no state, so each answers
     every request as the single process does."""
     fens = [KQKR, "8/8/8/8/3Pp3/8/8/K6k b - d3 0 1", "4k3/8/8/8/8/8/8/4K1Q1 w - - 0 1"]
-    with running_server(tables_folder(), tmp_path / "workers.log", workers=2) as two:
+    with running_server(served_tables, tmp_path / "workers.log", workers=2) as two:
         for fen in fens * 4:
             assert get_json(two, "/standard", fen=fen) == get_json(server, "/standard", fen=fen)
     assert "Traceback" not in (tmp_path / "workers.log").read_text()

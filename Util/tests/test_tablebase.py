@@ -7,18 +7,18 @@ import threading
 import chess
 import pytest
 
-from Util.bench import DEFAULT_MATERIALS
 from Util.block_table import BlockTable
 from Util.chessai_blocks import ChessAIFileError
 from Util.material import Material
 from Util.sequence import SnSequence
 from Util.tablebase import MissingTableError, PositionError, Tablebase, open_tablebase
 from Util.tests.boards import en_passant_boards, random_boards
+from Util.tests.materials import EVERY_TABLE
 
 SAMPLE = 100
 
 
-@pytest.mark.parametrize("material", DEFAULT_MATERIALS)
+@pytest.mark.parametrize("material", EVERY_TABLE)
 def test_probe_dtm_is_gaviotas_on_every_table(material, table_folder, tablebase, python_gaviota):
     """Random legal positions of every 3- and 4-piece table, half of them with the colours the other way
     round (read from the same file turned round), both sides to move."""
@@ -30,7 +30,7 @@ def test_probe_dtm_is_gaviotas_on_every_table(material, table_folder, tablebase,
     assert wrong == []
 
 
-@pytest.mark.parametrize("material", DEFAULT_MATERIALS)
+@pytest.mark.parametrize("material", EVERY_TABLE)
 def test_probe_wdl_is_syzygys_on_every_table(material, table_folder, tablebase, syzygy):
     """Won, drawn, lost where Syzygy says so (its cursed wins and blessed losses are wins and losses to a
     table without the fifty-move rule)."""

@@ -17,7 +17,7 @@ import chess
 import pytest
 
 from Util.tests.conftest import missing_part
-from Util.tests.served import REPO, get_json, running_server, tables_folder
+from Util.tests.served import REPO, get_json, running_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 #: A browser and a server per module: not in the quick loop (pytest -m "not slow").
@@ -27,7 +27,7 @@ TIMEOUT = 30_000
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, served_tables):
     if importlib.util.find_spec("playwright") is None:
         missing_part("the Python package playwright is not installed")
     if not Path(CHROMIUM).exists():
@@ -35,7 +35,7 @@ def server(tmp_path_factory):
     if not (REPO / "web" / "dist" / "main.js").exists():
         missing_part("the page's JavaScript is not built (web/dist/main.js; setup runs npm ci and the build)")
     log = tmp_path_factory.mktemp("page") / "server.log"
-    with running_server(tables_folder(), log) as base:
+    with running_server(served_tables, log) as base:
         yield base
     assert "Traceback" not in log.read_text()
 
