@@ -335,6 +335,7 @@ def test_every_table_command_takes_the_same_results_folder(tmp_path, monkeypatch
     assert "python -m Util calculate KBBvK --results" in missing.stderr
 
 
+@pytest.mark.slow  # four processes for the older options; --results is in the quick loop
 def test_out_and_the_chessai_results_variable_still_name_where_a_table_goes(tmp_path, monkeypatch):
     monkeypatch.setenv("CHESSAI_RESULTS", str(tmp_path / "by_variable"))
     result = run_cli("calculate", "KRvK", "--quiet", cwd=tmp_path)
