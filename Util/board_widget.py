@@ -3,8 +3,9 @@
 :class:`ChessBoardWidget` shows a position and lets the person move one of
 the pieces given in :attr:`~ChessBoardWidget.legal`, by dragging it or by
 clicking it and then its square; it knows no rules itself.  A move comes
-back in :attr:`~ChessBoardWidget.move` as UCI (``e7d7``, without the
-promotion letter: see :func:`move_from_board`); the owner plays it and then
+back in :attr:`~ChessBoardWidget.move` as UCI (``e7d7``; a pawn reaching the
+last rank asks for its piece in a small picker and comes with its letter,
+``a7a8n``: see :func:`move_from_board`); the owner plays it and then
 calls :meth:`~ChessBoardWidget.done`, which also puts a refused move back.
 
 The JavaScript is our bundle ``web/dist/widget.js`` (and ``widget.css``),
@@ -39,6 +40,14 @@ def read_bundle(name: str) -> str:
             f"\"web/dist/{name} is not built: run 'bash scripts/setup.sh' in the repository, then rerun this cell.\"; }} }};")
 
 
+def with_metadata(bundle) -> tuple:
+    """A widget's ``_repr_mimebundle_`` answer as ``(data, metadata)`` (anywidget gives a pair, ipywidgets a
+    dict of data alone, either may give None)."""
+    if isinstance(bundle, tuple):
+        return dict(bundle[0] or {}), dict(bundle[1] or {})
+    return dict(bundle or {}), {}
+
+
 def legal_destinations(board: chess.Board) -> Dict[str, List[str]]:
     """The legal moves as chessground's dests: from-square name to the names of its to-squares.
 
@@ -53,8 +62,9 @@ def legal_destinations(board: chess.Board) -> Dict[str, List[str]]:
 
 
 def move_from_board(board: chess.Board, uci: str) -> Optional[chess.Move]:
-    """The legal move the board's ``uci`` (from-square, to-square) means; a pawn reaching the last rank
-    becomes a queen.  None if there is no such legal move (or ``uci`` is malformed)."""
+    """The legal move the board's ``uci`` (from-square, to-square, and the promotion letter the person
+    picked) means; a promotion without its letter becomes a queen.  None if there is no such legal move
+    (or ``uci`` is malformed)."""
     try:
         move = chess.Move.from_uci(uci)
     except ValueError:
@@ -94,6 +104,18 @@ class ChessBoardWidget(anywidget.AnyWidget):
             self.last_move = board.peek().uci() if board.move_stack else ""
             self.check = board.is_check()
             self.legal = legal_destinations(board) if movable else {}
+
+    def _repr_mimebundle_(self, **kwargs) -> tuple:
+        """The live board and, for a reader of the saved notebook, the same position as an SVG board."""
+        import chess.svg
+
+        data, metadata = with_metadata(super()._repr_mimebundle_(**kwargs))
+        board = chess.Board(self.fen)
+        last = chess.Move.from_uci(self.last_move) if self.last_move else None
+        data["text/html"] = chess.svg.board(board, lastmove=last, size=self.size,
+                                            flipped=self.orientation == "black")
+        data["text/plain"] = str(board)
+        return data, metadata
 
     def done(self) -> None:
         """Say the move was dealt with: the browser shows the position it was last given again."""

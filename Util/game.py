@@ -15,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import chess
 import chess.pgn
@@ -24,6 +24,9 @@ from .material import Material, MaterialError, material_of_board
 from .game_end import termination_message
 from .game_records import PLAYER_NAME, GameHistory, PlainMessage, plies_text
 from .sequence import SnSequence, find_next_move, load_s_n_sequence
+
+if TYPE_CHECKING:
+    from .trainer import Judgement
 
 _SQUARE = re.compile(r"^[a-h][1-8]$")
 _NAMES = {"king": chess.KING, "queen": chess.QUEEN, "rook": chess.ROOK, "bishop": chess.BISHOP,
@@ -188,7 +191,7 @@ def parse_player_move(board: chess.Board, text: str) -> chess.Move:
     """The legal move meant by ``text`` (UCI ``e7e6`` or SAN ``Ke6``); ValueError with a helpful message."""
     entry = text.strip()
     if not entry:
-        raise ValueError("Type a move first: UCI like e7e6, or SAN like Ke6.")
+        raise ValueError(type_a_move(board))
     try:
         move = chess.Move.from_uci(entry.lower())
     except ValueError:
@@ -211,6 +214,30 @@ def parse_player_move(board: chess.Board, text: str) -> chess.Move:
         if lowercase is not None:
             return lowercase
         raise ValueError(f"'{entry}' is no move: write UCI like e7e6 (from-square, to-square) or SAN like Ke6.") from None
+
+
+def type_a_move(board: chess.Board) -> str:
+    """What to type, with a legal move of ``board`` as the example: ``"Type a move in SAN (Kd3) or UCI
+    (e2e4), or drag a piece on the board."``"""
+    example = next(iter(board.legal_moves), None)
+    if example is None:
+        return "No legal move here: the game is over."
+    return (f"Type a move in SAN ({board.san(example)}) or UCI ({example.uci()}), or drag a piece on the board, "
+            "then press Enter.")
+
+
+def numbered_san(board: chess.Board, moves: List[chess.Move]) -> List[str]:
+    """``moves`` (played in turn from ``board``) in SAN, each with its move number where a reader needs it:
+    ``["12. Kd3", "Kc5"]``, or ``["12... Kc5", "13. Kd3"]`` when Black moves first."""
+    board, texts = board.copy(), []
+    for k, move in enumerate(moves):
+        number = board.fullmove_number
+        if board.turn == chess.WHITE:
+            texts.append(f"{number}. {board.san(move)}")
+        else:
+            texts.append(f"{number}... {board.san(move)}" if k == 0 else board.san(move))
+        board.push(move)
+    return texts
 
 
 def _lowercase_san(board: chess.Board, entry: str) -> Optional[chess.Move]:
@@ -304,7 +331,9 @@ class PlaySession:
         self.last_reply: Optional[AiReply] = None
         self.last_verdict: Optional[str] = None  # what the person's last move did (see Util.trainer.verdict)
         self.comments: List[str] = []  # one per move played: who mates in how many after it (the PGN's comments)
-        self.judged: List[Tuple[str, Optional[bool], Optional[str]]] = []  # per move of the person: SAN, best?, verdict
+        #: per move of the person: its ply in the game and its Judgement (None where the tables cannot say)
+        self.judged: List[Tuple[int, Optional["Judgement"]]] = []
+        self.last_judgement: Optional["Judgement"] = None
         if self.board.turn == self.ai and not self.over:
             self.last_reply = self.ai_move()
 
@@ -321,17 +350,23 @@ class PlaySession:
             return -1
 
     def status(self) -> str:
-        """Whose move it is and what the position is worth (the thesis's game: what the AI's n means)."""
+        """Whose move it is and what the position is worth, as a player says it: ``"Black (Player) to move.
+        White mates in 7 (14 plies)."`` (counted from this position; in the thesis's game the S_n too)."""
         ending = termination_message(self.board)
         if ending:
             return ending
+        from .trainer import is_mutual_zugzwang, position_words
+
         colour = "White" if self.board.turn == chess.WHITE else "Black"
         side = f"{colour} (AI)" if self.board.turn == self.ai else f"{colour} ({self.player})"
+        try:
+            words = position_words(self.board, self.sequence)
+        except (MaterialError, ValueError, FileNotFoundError):
+            return f"{side} to move."
+        text = f"{side} to move. {words}."
         if self.thesis_ai:
-            return f"{side} to move. {describe_n(self.n)}."
-        from .trainer import is_mutual_zugzwang, outcome_phrase
-
-        text = f"{side} to move: {outcome_phrase(self.board, self.sequence)} with best play on both sides."
+            n = self.n
+            text += f" The position is in S_{n}." if n >= 0 else " The position is in no S_n."
         if is_mutual_zugzwang(self.board, self.sequence):
             text += " A mutual zugzwang: whoever is to move here would rather pass."
         return text
@@ -370,9 +405,9 @@ class PlaySession:
             self.comments.pop()
         if self.judged:
             self.judged.pop()
-        self.last_reply, self.last_verdict = None, None
+        self.last_reply, self.last_verdict, self.last_judgement = None, None, None
         self.history.record(self.board, self.comments)
-        return f"Taken back: {' '.join(m.uci() for m in reversed(undone))}. Your move again."
+        return f"Took back {' and '.join(numbered_san(self.board, list(reversed(undone))))}. Your move again."
 
     def hints(self) -> list:
         """Every legal move of the side to move with its outcome, best first
@@ -381,19 +416,46 @@ class PlaySession:
 
         return move_outcomes(self.board, self.sequence)
 
-    def _judge(self, move: chess.Move, outcomes: Optional[list]) -> tuple:
-        """``(best?, verdict)`` of the person's ``move``; ``(None, None)`` where the tables cannot say."""
-        from .trainer import judge
+    def _judge(self, move: chess.Move, outcomes: Optional[list]):
+        """The :class:`Util.trainer.Judgement` of the person's ``move``; None where the tables cannot say."""
+        from .trainer import judge_move
 
-        return judge(self.board, move, self.sequence, outcomes) if outcomes else (None, None)
+        return judge_move(self.board, move, self.sequence, outcomes) if outcomes else None
 
     def summary(self) -> str:
-        """The person's game in a few words: moves played, how many were best, and the mistakes."""
+        """The person's game in a few words: moves played, how many were best, and the mistakes
+        (``"12... Kc5 (mistake: turns the draw into a loss)"``)."""
+        judgements = [j for _, j in self.judged if j is not None]
         played = len(self.judged)
-        best = sum(1 for _, is_best, _ in self.judged if is_best)
-        mistakes = [text for _, is_best, text in self.judged if is_best is False]
+        best = sum(1 for j in judgements if j.best)
         head = f"You played {played} move{'s' if played != 1 else ''}, {best} of them best."
-        return head + ("" if not mistakes else " Mistakes: " + " ".join(mistakes))
+        worse = [f"{text} ({j.label})" for text, j in self.marked_moves() if j is not None and not j.best]
+        return head + ("" if not worse else " Mistakes: " + "; ".join(worse) + ".")
+
+    def marked_moves(self) -> List[Tuple[str, Optional["Judgement"]]]:
+        """Every move of the game in numbered SAN (:func:`numbered_san`, each numbered) with the
+        judgement of the person's moves (None for the AI's)."""
+        moves = self.board.move_stack
+        judged = dict(self.judged)
+        board, out = self.start.copy(stack=False), []
+        for ply, move in enumerate(moves):
+            number = board.fullmove_number
+            san = board.san(move)
+            out.append((f"{number}. {san}" if board.turn == chess.WHITE else f"{number}... {san}", judged.get(ply)))
+            board.push(move)
+        return out
+
+    def move_list(self) -> str:
+        """The game's moves as a reader writes them, the person's worse moves marked (``?!`` an
+        inaccuracy, ``??`` a mistake): ``"1. Qg6 Kd8 2. Kd2?! ..."``."""
+        from .trainer import KIND_MARKS
+
+        parts = []
+        for ply, (text, judgement) in enumerate(self.marked_moves()):
+            if "... " in text and ply > 0:
+                text = text.split("... ", 1)[1]  # Black's move after White's: no number
+            parts.append(text + (KIND_MARKS[judgement.kind] if judgement else ""))
+        return " ".join(parts)
 
     def ai_move(self) -> AiReply:
         """The AI plays one move: in the thesis's game from S_n into S_(n-1), or a material-keeping move;
@@ -411,7 +473,7 @@ class PlaySession:
             return AiReply(None, n, "The AI has no move.")
         san = self.board.san(move)
         self._play(move, record=self.history.written)  # before the person's first move, no file yet
-        return AiReply(move, n, f"The AI played {san} ({move.uci()}), {note}.")
+        return AiReply(move, n, f"The AI played {san}, {note}.")
 
     def _best_ai_move(self) -> AiReply:
         from .trainer import hardest_best_move
@@ -421,7 +483,7 @@ class PlaySession:
         best = hardest_best_move(self.board, self.sequence)
         n = self.sequence.value(self.board)
         self._play(best.move, record=self.history.written)
-        return AiReply(best.move, n, f"The AI played {best.san} ({best.move.uci()}): {best.describe()} for the AI.")
+        return AiReply(best.move, n, f"The AI played {best.san}.")
 
     def submit(self, text: str) -> str:
         """The person's entry: play it and the AI's answer, or explain why not (the game is then unchanged)."""
@@ -432,10 +494,11 @@ class PlaySession:
         move = parse_player_move(self.board, text)
         san = self.board.san(move)
         outcomes = self._outcomes()  # once, for the verdict and the PGN comment
-        best, self.last_verdict = self._judge(move, outcomes)
-        self.judged.append((san, best, self.last_verdict))
+        self.last_judgement = self._judge(move, outcomes)
+        self.last_verdict = self.last_judgement.sentence if self.last_judgement else None
+        self.judged.append((len(self.board.move_stack), self.last_judgement))
         self._play(move, record=True, outcomes=outcomes)
-        message = f"You played {san} ({move.uci()})."
+        message = f"You played {san}."
         if not self.over:
             self.last_reply = self.ai_move()
             message += " " + self.last_reply.text

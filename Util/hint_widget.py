@@ -16,7 +16,7 @@ from typing import List
 import anywidget
 import traitlets
 
-from .board_widget import read_bundle
+from .board_widget import read_bundle, with_metadata
 from .trainer import DRAW, WIN, MoveOutcome
 
 _RESULT = {WIN: "win", DRAW: "draw"}
@@ -49,6 +49,12 @@ class HintTable(anywidget.AnyWidget):
                         f'<td>{html.escape(r["outcome"])}</td></tr>' for r in self.rows)
         return (f'<table class="chessai-hints"><tr><th>move</th><th>{html.escape(self.heading)}</th></tr>'
                 f"{cells}</table>")
+
+    def _repr_mimebundle_(self, **kwargs) -> tuple:
+        """The live table and, for a reader of the saved notebook, the same table as static HTML."""
+        data, metadata = with_metadata(super()._repr_mimebundle_(**kwargs))
+        data["text/html"] = self.to_html() or "<p>(no hints shown)</p>"
+        return data, metadata
 
     def done(self) -> None:
         """Say the chosen move was dealt with."""

@@ -12,15 +12,14 @@ to do; a table not computed raises the tablebase's ``MissingTableError`` (the se
 
 from __future__ import annotations
 
-import math
 from typing import List, Optional
 
 import chess
 
 from .material import Material, MaterialError, material_of_board
 from .sequence import SnSequence
-from .trainer import DRAW, LOSS, WIN, MoveOutcome, hardest_best_move, is_mutual_zugzwang, judge, \
-    move_comment, random_start
+from .trainer import DRAW, LOSS, WIN, MoveOutcome, distances as table_distances, hardest_best_move, \
+    is_mutual_zugzwang, judge_move, move_comment, outcome_words, random_start
 
 #: Longest FEN accepted: a legal five-piece FEN is under 60 characters.
 MAX_FEN_LENGTH = 100
@@ -173,19 +172,6 @@ def mainline(tablebase, board: chess.Board) -> dict:
 
 # ---- our own answers for the trainer -----------------------------------------------------------------------
 
-def outcome_words(turn: chess.Color, dtm: int, wdl: int) -> str:
-    """The position's outcome in plain words: ``"White mates in 29 (57 plies)"``, ``"Draw"``."""
-    if wdl == 0:
-        return "Draw"
-    plies = abs(dtm)
-    if plies == 0:
-        return f"{'White' if turn == chess.BLACK else 'Black'} has won: checkmate"
-    winner = turn if wdl > 0 else not turn
-    moves = math.ceil(plies / 2)
-    return (f"{'White' if winner == chess.WHITE else 'Black'} mates in {moves} "
-            f"({plies} {'ply' if plies == 1 else 'plies'})")
-
-
 def status_line(board: chess.Board, dtm: int, wdl: int) -> str:
     """What the page says about a position: who is to move and what best play gives."""
     mover = "White" if board.turn == chess.WHITE else "Black"
@@ -227,15 +213,14 @@ def verdict(tablebase, board: chess.Board, move: chess.Move) -> dict:
     """The verdict on ``move`` (legal in ``board``): whether it was a best move, a sentence naming a better
     one where there was one, the PGN comment with the distance after it, and the FEN after it."""
     outcomes = _outcomes(tablebase.probe_moves(board))
-    best, sentence = judge(board, move, None, outcomes)
+    judgement = judge_move(board, move, None, outcomes)
     played = next(o for o in outcomes if o.move == move)
-    worse_result = played.result < outcomes[0].result
     after = board.copy(stack=False)
     after.push(move)
-    return {"uci": move.uci(), "san": played.san, "best": best,
-            "mistake": "result" if worse_result else (None if best else "slower"),
+    return {"uci": move.uci(), "san": played.san, "best": judgement.best,
+            "mistake": None if judgement.best else judgement.kind,
             "result": {WIN: "win", DRAW: "draw", LOSS: "loss"}[played.result], "plies": played.plies,
-            "verdict": sentence, "comment": move_comment(board, move, None, outcomes), "fen": after.fen()}
+            "verdict": judgement.sentence, "comment": move_comment(board, move, None, outcomes), "fen": after.fen()}
 
 
 def reply(tablebase, board: chess.Board) -> dict:
@@ -262,10 +247,8 @@ def distances(tablebase, material: Material, side: chess.Color) -> dict:
     sorted plies (win: the side to move mates in n; loss: it is mated in n), with how many boards each."""
     swap = not material.is_canonical
     sequence = SnSequence.from_store(tablebase, material.canonical)
-    stored_side = side if not swap else not side
-    mover, other = sequence.counts_by_winner[stored_side], sequence.counts_by_winner[not stored_side]
-    win = {n: c for n, c in sorted(mover.items()) if n % 2 == 1 and c}
-    loss = {n: c for n, c in sorted(other.items()) if n % 2 == 0 and n > 0 and c}
+    found = table_distances(sequence, (side == chess.WHITE) != swap)
+    win, loss = found["win"], found["loss"]
     return {"material": str(material), "side": "w" if side == chess.WHITE else "b",
             "win": [{"plies": n, "boards": c} for n, c in win.items()],
             "loss": [{"plies": n, "boards": c} for n, c in loss.items()]}

@@ -19,6 +19,7 @@ the mover mates in 7 plies with this move and best play afterwards.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -54,11 +55,36 @@ class MoveOutcome:
         return (2, -self.plies)
 
     def describe(self) -> str:
-        """``"win, mate in 7 plies"``, ``"draw"`` or ``"loss, mated in 12 plies"``."""
+        """``"win: mates in 4 (7 plies)"``, ``"draw"`` or ``"loss: mated in 6 (12 plies)"`` (a mover's
+        move counts as half a move: 7 plies are 4 moves)."""
         if self.result == DRAW:
             return "draw"
-        plies = f"{self.plies} ply" if self.plies == 1 else f"{self.plies} plies"
-        return f"win, mate in {plies}" if self.result == WIN else f"loss, mated in {plies}"
+        count = moves_and_plies(self.plies)
+        return f"win: mates in {count}" if self.result == WIN else f"loss: mated in {count}"
+
+
+def moves_and_plies(plies: int) -> str:
+    """``"29 (57 plies)"``: a distance in moves of the mating side (plies / 2, rounded up) and in plies."""
+    return f"{math.ceil(plies / 2)} ({plies} {'ply' if plies == 1 else 'plies'})"
+
+
+def outcome_words(turn: chess.Color, dtm: int, wdl: int) -> str:
+    """A position's outcome as a player says it: ``"White mates in 29 (57 plies)"``, ``"Draw"``, ``"White
+    has won: checkmate"``.  ``turn``: the side to move; ``dtm``: plies to mate (its sign is ignored);
+    ``wdl``: 1 the side to move wins, 0 draw, -1 it loses."""
+    if wdl == 0:
+        return "Draw"
+    plies = abs(dtm)
+    if plies == 0:
+        return f"{'White' if turn == chess.BLACK else 'Black'} has won: checkmate"
+    winner = turn if wdl > 0 else not turn
+    return f"{'White' if winner == chess.WHITE else 'Black'} mates in {moves_and_plies(plies)}"
+
+
+def position_words(board: chess.Board, sequence: SnSequence) -> str:
+    """:func:`outcome_words` of ``board`` by the table: ``"White mates in 7 (14 plies)"`` or ``"Draw"``."""
+    result, plies = position_outcome(board, sequence)
+    return outcome_words(board.turn, plies or 0, result)
 
 
 def position_outcome(board: chess.Board, sequence: SnSequence) -> tuple:
@@ -92,31 +118,91 @@ def move_outcomes(board: chess.Board, sequence: SnSequence) -> List[MoveOutcome]
 
 
 def verdict(board: chess.Board, move: chess.Move, sequence: SnSequence) -> str:
-    """What ``move`` (legal in ``board``) did, in a sentence: the best result at the best distance, the
-    same result but k plies worse than the best move (named), or a worse result (named)."""
-    return judge(board, move, sequence)[1]
+    """What ``move`` (legal in ``board``) did, in a sentence (see :func:`judge_move`)."""
+    return judge_move(board, move, sequence).sentence
 
 
-def judge(board: chess.Board, move: chess.Move, sequence: SnSequence,
-          outcomes: Optional[List[MoveOutcome]] = None) -> tuple:
-    """``(best, sentence)``: whether ``move`` was a best move, and :func:`verdict`'s sentence
-    (``outcomes``: :func:`move_outcomes` of ``board``, if already known)."""
+#: The kinds of a person's move (:attr:`Judgement.kind`): a best move; one that keeps the result but
+#: only delays mate (or hastens being mated); one that worsens the result (win -> draw or loss,
+#: draw -> loss).
+BEST, SLOWER, WORSE = "best", "slower", "result"
+#: The colour each kind is shown in (green, orange, red), always with its words beside it.
+KIND_COLOURS = {BEST: "#1a7f37", SLOWER: "#c76a00", WORSE: "#c62828"}
+#: The mark a move list puts after a move of that kind, as chess annotators do.
+KIND_MARKS = {BEST: "", SLOWER: "?!", WORSE: "??"}
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What one move did: its ``kind`` (:data:`BEST`, :data:`SLOWER` or :data:`WORSE`), a ``label`` in
+    words (``"best move"``, ``"inaccuracy: only delays mate"``, ``"mistake: turns the win into a draw"``),
+    the position's outcome ``before`` the move and ``after`` it (each counted from its own position, as
+    the status line counts), and the whole ``sentence``."""
+
+    san: str
+    kind: str
+    label: str
+    before: str
+    after: str
+    best_san: str
+    best_after: str
+
+    @property
+    def best(self) -> bool:
+        return self.kind == BEST
+
+    @property
+    def colour(self) -> str:
+        return KIND_COLOURS[self.kind]
+
+    @property
+    def sentence(self) -> str:
+        """``"Kd7 — best move. Before it: White mates in 7 (14 plies); after it: White mates in 7 (13
+        plies)."``; a worse move also names the best one and where it leads."""
+        text = f"{self.san} — {self.label}. Before it: {self.before}; after it: {self.after}"
+        if self.kind != BEST:
+            text += f"; after {self.best_san} (best): {self.best_after}"
+        return text + "."
+
+
+def _after_words(mover: chess.Color, outcome: MoveOutcome) -> str:
+    """The outcome of the position after ``outcome``'s move, counted from there (one ply fewer)."""
+    plies = None if outcome.plies is None else outcome.plies - 1
+    return outcome_words(not mover, plies or 0, -outcome.result)
+
+
+def judge_move(board: chess.Board, move: chess.Move, sequence: Optional[SnSequence],
+               outcomes: Optional[List[MoveOutcome]] = None) -> Judgement:
+    """How ``move`` (legal in ``board``) compares with the best move (``outcomes``: :func:`move_outcomes`
+    of ``board``, if already known; then ``sequence`` may be None)."""
     outcomes = outcomes or move_outcomes(board, sequence)
     best = outcomes[0]
     played = next(o for o in outcomes if o.move == move)
-    return played.rank == best.rank, _sentence(played, best)
-
-
-def _sentence(played: MoveOutcome, best: MoveOutcome) -> str:
-    if played.result < best.result:
-        return (f"{played.san} changed the result: {_WORDS[best.result]} -> {_WORDS[played.result]} "
-                f"({played.describe()}); {best.san} kept the {_WORDS[best.result]} ({best.describe()}).")
+    mover = board.turn
     if played.rank == best.rank:
-        return f"{played.san}: a best move ({played.describe()})."
-    lost = abs(played.plies - best.plies)
-    what = "slower" if played.result == WIN else "shorter defence"
-    return (f"{played.san} kept the {_WORDS[played.result]} but is {lost} {'ply' if lost == 1 else 'plies'} "
-            f"{what} than {best.san} ({played.describe()} instead of {best.plies}).")
+        kind, label = BEST, "best move"
+    elif played.result < best.result:
+        kind = WORSE
+        if played.result == LOSS:
+            label = f"mistake: turns the {_WORDS[best.result]} into a loss"
+        else:
+            label = "mistake: turns the win into a draw"
+    else:
+        kind, lost = SLOWER, abs(played.plies - best.plies)
+        lost_text = f"{lost} {'ply' if lost == 1 else 'plies'}"
+        label = (f"inaccuracy: only delays mate, by {lost_text}" if played.result == WIN
+                 else f"inaccuracy: hastens mate, by {lost_text}")
+    before = outcome_words(mover, best.plies or 0, best.result)
+    return Judgement(played.san, kind, label, before, _after_words(mover, played), best.san,
+                     _after_words(mover, best))
+
+
+def judge(board: chess.Board, move: chess.Move, sequence: Optional[SnSequence],
+          outcomes: Optional[List[MoveOutcome]] = None) -> tuple:
+    """``(best, sentence)``: whether ``move`` was a best move, and :func:`verdict`'s sentence
+    (``outcomes``: :func:`move_outcomes` of ``board``, if already known)."""
+    judgement = judge_move(board, move, sequence, outcomes)
+    return judgement.best, judgement.sentence
 
 
 def hardest_best_move(board: chess.Board, sequence: SnSequence) -> MoveOutcome:
@@ -332,3 +418,76 @@ def _random_draw(sequence: SnSequence, white_to_move: bool, rng, tries: int = 20
             return board
     raise ValueError(f"{sequence.material}: found no drawn position with {'White' if white_to_move else 'Black'} "
                      f"to move in {tries} random tries")
+
+
+def distances(sequence: SnSequence, white_to_move: bool) -> dict:
+    """Which distances ``sequence``'s table holds with White (``white_to_move``) or Black to move:
+    ``{"win": {plies: boards}, "loss": {plies: boards}}`` (win: the side to move mates in that many plies;
+    loss: it is mated in that many, checkmated positions left out), from the table's counts, in
+    increasing plies."""
+    side = chess.WHITE if white_to_move else chess.BLACK
+    mover, other = sequence.counts_by_winner[side], sequence.counts_by_winner[not side]
+    return {"win": {n: c for n, c in sorted(mover.items()) if n % 2 == 1 and c},
+            "loss": {n: c for n, c in sorted(other.items()) if n % 2 == 0 and n > 0 and c}}
+
+
+def has_draws(sequence: SnSequence, white_to_move: bool, tries: int = 2_000) -> bool:
+    """Whether a drawn position with that side to move was found among ``tries`` random placements (a
+    fixed seed: the same answer each time).  True is certain; False means none was met."""
+    try:
+        _random_draw(sequence, white_to_move, np.random.default_rng(0), tries)
+        return True
+    except ValueError:
+        return False
+
+
+def plies_ranges(plies: List[int]) -> str:
+    """``[1, 3, 5, 9]`` -> ``"1–5, 9"``: distances of one kind go in steps of two plies."""
+    parts, i = [], 0
+    while i < len(plies):
+        j = i
+        while j + 1 < len(plies) and plies[j + 1] == plies[j] + 2:
+            j += 1
+        parts.append(f"{plies[i]}–{plies[j]}" if j > i else f"{plies[i]}")
+        i = j + 1
+    return ", ".join(parts)
+
+
+def distances_text(sequence: SnSequence, white_to_move: bool, draws: Optional[bool] = None) -> str:
+    """What a random start of the table can give, as a player says it: ``"KQvK, White to move: White mates
+    in 1–10 moves (1–19 plies); draws exist; Black never mates"``.  ``draws``: :func:`has_draws`, if known."""
+    found = distances(sequence, white_to_move)
+    mover, other = ("White", "Black") if white_to_move else ("Black", "White")
+    parts = []
+    for winner, plies in ((mover, list(found["win"])), (other, list(found["loss"]))):
+        if plies:
+            low, high = math.ceil(plies[0] / 2), math.ceil(plies[-1] / 2)
+            moves = f"{low}–{high} moves" if high > low else f"{low} move{'s' if low != 1 else ''}"
+            parts.append(f"{winner} mates in {moves} ({plies_ranges(plies)} {'ply' if plies == [1] else 'plies'})")
+    draws = has_draws(sequence, white_to_move) if draws is None else draws
+    parts.append("draws exist" if draws else "no draw found")
+    parts += [f"{winner} never mates" for winner, key in ((mover, "win"), (other, "loss")) if not found[key]]
+    return f"{sequence.material}, {mover} to move: " + "; ".join(parts)
+
+
+def start_refusal(sequence: SnSequence, white_to_move: bool, outcome: str, min_plies: int,
+                  draws: Optional[bool] = None) -> Optional[str]:
+    """Why :func:`random_start` can give no position for these choices, with the distances that exist
+    (:func:`distances_text`); None if it can.  ``outcome`` is for the side to move."""
+    if outcome not in ("win", "draw", "loss"):
+        return f"outcome is {outcome!r}; choose win, draw or loss"
+    if min_plies < 0:
+        return f"min plies is {min_plies}: give 0 or more"
+    found = distances(sequence, white_to_move)
+    text = distances_text(sequence, white_to_move, draws)
+    if outcome == "draw":
+        draws = has_draws(sequence, white_to_move) if draws is None else draws
+        return None if draws else f"{text}. No drawn position found: choose win or loss."
+    plies = list(found[outcome])
+    mover = "White" if white_to_move else "Black"
+    if not plies:
+        return f"{text}. So {mover} to move can get no {outcome}: choose another outcome or side to move."
+    if plies[-1] < max(min_plies, 1):
+        return (f"{text}. No {outcome} for {mover} in at least {min_plies} plies: choose a min plies of at most "
+                f"{plies[-1]}.")
+    return None

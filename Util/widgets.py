@@ -7,10 +7,13 @@ a history file.  Both keep their state in ipywidgets, so tests can drive
 them exactly as a person does: set the text (as pressing Enter does),
 set the board's move (as a drag does), click a button or a hint's row.
 
-In a headless run (:mod:`Util.headless`) each widget also leaves a static
-copy of what it shows (board, status line, message) in the notebook, so the
-saved notebook shows the game where widgets cannot be drawn: without a
-kernel, or without the widget scripts from the internet.
+Each widget is displayed with a static copy of what it shows beside its
+live view in one output (a ``text/html`` and a ``text/plain`` of the same
+bundle: the board as SVG, the status, the move list, the hint table; the
+chooser as a sentence), so the saved notebook reads where widgets cannot be
+drawn: without a kernel, or on GitHub.  A headless run (:mod:`Util.headless`)
+keeps that copy up to date as its game goes on; in front of a person it
+shows the game as displayed, since updating it would redraw the live board.
 """
 
 from __future__ import annotations
@@ -24,14 +27,16 @@ import chess.svg
 import ipywidgets as widgets
 from IPython.display import HTML, SVG, display
 
-from .board_widget import ChessBoardWidget, move_from_board
-from .game import PlaySession
+from .board_widget import ChessBoardWidget, move_from_board, with_metadata
+from .game import PlaySession, type_a_move
 from .game_records import HistoryError, describe_game, history_files, read_history, replay_positions
 from .headless import is_headless
 from .hint_widget import HintTable, hint_rows
+from .trainer import KIND_COLOURS, KIND_MARKS, Judgement
 
 OK_STYLE = "color:#1a6b1a"
 ERROR_STYLE = "color:#b00020;font-weight:bold"
+HELP_STYLE = "color:#444"
 
 
 def board_picture(board: chess.Board, size: int = 320, flipped: bool = False) -> str:
@@ -48,24 +53,83 @@ def _html(text: str, style: str = "") -> str:
 
 
 class _StaticCopy:
-    """In a headless run, an HTML output beside a widget that repeats what the widget shows."""
+    """The output of a widget: its live view and a static copy (``text/html``, ``text/plain``) in one
+    bundle; a headless run updates the copy as the widget changes."""
 
     def __init__(self) -> None:
         self._handle = None
 
-    def show(self, parts: List[str]) -> None:
-        if is_headless():
-            self._handle = display(HTML(self._page(parts)), display_id=True)
+    def show(self, box: widgets.Widget, html_parts: List[str], text: str) -> None:
+        self._handle = display(self.bundle(box, html_parts, text), raw=True, display_id=True)
 
-    def update(self, parts: List[str]) -> None:
-        if self._handle is not None:
-            self._handle.update(HTML(self._page(parts)))
+    def update(self, box: widgets.Widget, html_parts: List[str], text: str) -> None:
+        if self._handle is not None and is_headless():
+            self._handle.update(self.bundle(box, html_parts, text), raw=True)
 
     @staticmethod
-    def _page(parts: List[str]) -> str:
-        note = _html("(a saved copy of the widget above, for readers without a running notebook)",
+    def bundle(box: widgets.Widget, html_parts: List[str], text: str) -> dict:
+        data = with_metadata(box._repr_mimebundle_())[0]
+        note = _html("(a saved copy of the widget, for readers without a running notebook)",
                      "color:#888;font-size:smaller")
-        return '<div class="chessai-static-copy">' + "".join(parts) + note + "</div>"
+        data["text/html"] = '<div class="chessai-static-copy">' + "".join(html_parts) + note + "</div>"
+        data["text/plain"] = text
+        return data
+
+
+def _plain(markup: str) -> str:
+    """The text of a bit of HTML (for the ``text/plain`` copy)."""
+    import html
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
+
+
+def judgement_html(judgement: Judgement, prefix: str = "") -> str:
+    """A verdict in its colour (green best, orange inaccuracy, red mistake), its words first."""
+    import html
+
+    colour = KIND_COLOURS[judgement.kind]
+    return (f'<div class="chessai-verdict {judgement.kind}" style="color:{colour};border-left:4px solid {colour};'
+            f'padding-left:6px"><b>{html.escape(prefix + judgement.san + " — " + judgement.label)}</b>'
+            f'{html.escape(judgement.sentence[len(judgement.san + " — " + judgement.label):])}</div>')
+
+
+def move_list_html(marked: List[tuple]) -> str:
+    """The game's moves, numbered, in SAN; the person's inaccuracies (``?!``, orange) and mistakes
+    (``??``, red) marked in colour and by sign, their verdict as the tooltip."""
+    import html
+
+    if not marked:
+        return ""
+    items = []
+    for ply, (text, judgement) in enumerate(marked):
+        if "... " in text and ply > 0:
+            text = text.split("... ", 1)[1]
+        if judgement is None or judgement.best:
+            items.append(html.escape(text))
+        else:
+            items.append(f'<span class="{judgement.kind}" style="color:{KIND_COLOURS[judgement.kind]};'
+                         f'font-weight:bold" title="{html.escape(judgement.sentence)}">'
+                         f'{html.escape(text + KIND_MARKS[judgement.kind])}</span>')
+    legend = ('<span style="color:#888;font-size:smaller"> (?! an inaccuracy: same result, mate further or sooner; '
+              '?? a mistake: a worse result)</span>' if any(j and not j.best for _, j in marked) else "")
+    return '<div class="chessai-movelist"><b>Moves:</b> ' + " ".join(items) + legend + "</div>"
+
+
+def summary_html(session: PlaySession) -> str:
+    """The end of a game: :meth:`PlaySession.summary`, each mistake in its colour."""
+    import html
+
+    judgements = [j for _, j in session.judged if j is not None]
+    best = sum(1 for j in judgements if j.best)
+    played = len(session.judged)
+    worse = [(text, j) for text, j in session.marked_moves() if j is not None and not j.best]
+    head = f"You played {played} move{'s' if played != 1 else ''}, {best} of them best."
+    if not worse:
+        return f'<div class="chessai-summary"><b>{html.escape(head)}</b></div>'
+    items = "".join(f'<li style="color:{KIND_COLOURS[j.kind]}"><b>{html.escape(text + KIND_MARKS[j.kind])}</b> '
+                    f'{html.escape(j.label)}</li>' for text, j in worse)
+    return f'<div class="chessai-summary"><b>{html.escape(head)}</b> Mistakes:<ul>{items}</ul></div>'
 
 
 class PlayWidget:
@@ -94,6 +158,8 @@ class PlayWidget:
         self.flip_button = widgets.Button(description="Flip board", icon="retweet", tooltip="turn the board round")
         self.flipped = session.person == chess.BLACK and not session.thesis_ai
         self.verdict = widgets.HTML()
+        self.moves = widgets.HTML()  # the move list: numbered SAN, the person's mistakes marked
+        self.summary = widgets.HTML()  # at the end of the game
         self.hints = HintTable()
         self._hints_fen = ""  # the position the hint table is about
         self.text.observe(self._on_text, names="value")
@@ -109,18 +175,28 @@ class PlayWidget:
         self._static = _StaticCopy()
         controls = widgets.HBox([self.text, self.execute_button, self.hint_button, self.take_back_button,
                                  self.new_game_button, self.flip_button])
-        side = widgets.VBox([self.status, controls, self.message, self.hints, self.verdict, self.files],
+        side = widgets.VBox([self.status, controls, self.message, self.verdict, self.hints, self.moves,
+                             self.summary, self.files],
                             layout=widgets.Layout(margin="0 0 0 1em", flex="1 1 auto"))
         self.box = widgets.HBox([self.board, side])
         self._show_reply()
         self.refresh()
 
     def _ipython_display_(self) -> None:
-        display(self.box)
-        self._static.show(self._static_parts())
+        self._static.show(self.box, self._static_parts(), self._static_text())
 
     def _static_parts(self) -> List[str]:
-        return [self.board_view.value, self.status.value, self.message.value, self.hints.to_html()]
+        return [self.board_view.value, self.status.value, self.message.value, self.verdict.value,
+                self.hints.to_html(), self.moves.value, self.summary.value]
+
+    def _static_text(self) -> str:
+        board = self.session.board
+        lines = [str(board.transform(chess.flip_vertical).transform(chess.flip_horizontal)) if self.flipped
+                 else str(board), self.session.status()]
+        lines += [_plain(part) for part in (self.message.value, self.verdict.value, self.moves.value,
+                                            self.summary.value) if part]
+        lines += [f"{row['san']}: {row['outcome']}" for row in self.hints.rows]
+        return "\n".join(lines)
 
     def refresh(self) -> None:
         board = self.session.board
@@ -130,13 +206,15 @@ class PlayWidget:
         if board.fen() != self._hints_fen:  # the table was about another position
             self.hints.rows = []
         self.status.value = _html(self.session.status(), "font-weight:bold")
+        self.moves.value = move_list_html(self.session.marked_moves())
+        self.summary.value = summary_html(self.session) if self.session.over and self.session.judged else ""
         self.text.disabled = self.execute_button.disabled = self.session.over
         example = next(iter(board.legal_moves), None)
         self.text.placeholder = f"your move, e.g. {board.san(example)} or {example.uci()}" if example else ""
         history = self.session.history
         self.files.value = _html(f"history: {history.path}  |  PGN: {history.pgn_path.name}" if history.written
                                  else f"the game is saved to {history.folder}/ from your first move on", "color:#666")
-        self._static.update(self._static_parts())
+        self._static.update(self.box, self._static_parts(), self._static_text())
 
     def _show_reply(self) -> None:
         reply = self.session.last_reply
@@ -147,10 +225,13 @@ class PlayWidget:
         rejected entry stays in the box to be corrected."""
         self._last_submission, self._last_entry = time.monotonic(), text
         try:
-            self.message.value = _html(self.session.submit(text), OK_STYLE)
+            said = self.session.submit(text)
+            if self.session.over:  # the summary has its own line, in colour
+                said = said.removesuffix(" " + self.session.summary())
+            self.message.value = _html(said, OK_STYLE)
             self._set_text("")
-            verdict = self.session.last_verdict
-            self.verdict.value = _html(f"Your move: {verdict}", "color:#444") if verdict else ""
+            judgement = self.session.last_judgement
+            self.verdict.value = judgement_html(judgement, "Your move: ") if judgement else ""
         except ValueError as problem:
             self.message.value = _html(str(problem), ERROR_STYLE)
         finally:
@@ -208,7 +289,7 @@ class PlayWidget:
         self.hints.heading = f'outcome for {"White" if self.session.board.turn else "Black"}'
         self.hints.rows = hint_rows(self.session.hints())
         self._hints_fen = self.session.board.fen()
-        self._static.update(self._static_parts())
+        self._static.update(self.box, self._static_parts(), self._static_text())
 
     def _on_hint_chosen(self, change) -> None:
         if change["new"]:
@@ -218,8 +299,11 @@ class PlayWidget:
                 self.hints.done()
 
     def press_enter_on_empty_box(self) -> None:
-        """What Enter in the empty box does: clear the message."""
-        self.message.value = ""
+        """What Enter in the empty box does: say what to type (or that the game is over)."""
+        if self.session.over:
+            self.message.value = _html("The game is over: press 'New game', or start another one below.", HELP_STYLE)
+        else:
+            self.message.value = _html(type_a_move(self.session.board), HELP_STYLE)
         self.refresh()
 
     def _on_execute(self, _button) -> None:
@@ -250,13 +334,17 @@ class PlayWidget:
 
 class GameChooser:
     """Pick a computed table, the side to play and what the side to move should get, and start a random
-    game of that kind in a :class:`PlayWidget` ("KBNvK, White to move, mate in at least 50 plies")."""
+    game of that kind in a :class:`PlayWidget` ("KBNvK, White to move, mate in at least 50 plies").  A
+    line says which distances the table holds for that side to move, and a choice it cannot give is
+    refused with that line (nothing is clamped)."""
 
     def __init__(self, game: PlayWidget, results_dir="S_n_Results", games_dir="Played_Games"):
         from .game import TableMissing
 
         self.game, self.results_dir, self.games_dir = game, Path(results_dir), Path(games_dir)
         self._missing = TableMissing
+        self._sequences: dict = {}
+        self._draws: dict = {}
         tables = sorted(p.name.split(".")[0] for p in self.results_dir.glob("*.chessAI"))
         self.material = widgets.Dropdown(options=tables, description="Table:",
                                          value=game.session.sequence.material.name
@@ -264,38 +352,90 @@ class GameChooser:
         self.play_as = widgets.ToggleButtons(options=["white", "black"], description="I play:",
                                              value="white" if game.session.person == chess.WHITE else "black")
         self.to_move = widgets.ToggleButtons(options=["white", "black"], description="To move:")
-        self.outcome = widgets.Dropdown(options=["win", "draw", "loss"], description="It gets:")
-        self.min_plies = widgets.BoundedIntText(value=1, min=0, max=254, description="Min plies:")
+        self.outcome = widgets.Dropdown(options=["win", "draw", "loss"], description="It gets:",
+                                        tooltip="the result of the side to move with best play")
+        self.min_plies = widgets.IntText(value=1, description="Min plies:")
         self.start_button = widgets.Button(description="Random game", icon="random",
                                            tooltip="a random position of this kind, then play it")
+        self.ranges = widgets.HTML()  # which distances the table holds for the side to move
         self.message = widgets.HTML()
         self.start_button.on_click(lambda _button: self.start())
-        self.box = widgets.VBox([widgets.HBox([self.material, self.play_as]),
+        for control in (self.material, self.to_move):
+            control.observe(lambda _change: self.show_ranges(), names="value")
+        self.box = widgets.VBox([widgets.HTML("<b>Another game:</b> a random position of a table"),
+                                 widgets.HBox([self.material, self.play_as]),
                                  widgets.HBox([self.to_move, self.outcome, self.min_plies, self.start_button]),
-                                 self.message])
+                                 self.ranges, self.message])
+        self._static = _StaticCopy()
+        self.show_ranges()
 
     def _ipython_display_(self) -> None:
-        display(self.box)
+        self._static.show(self.box, [_html(self.describe())], self.describe())
+
+    def describe(self) -> str:
+        """The chooser in a sentence: its choices and what they give now (its static copy)."""
+        tables = ", ".join(self.material.options) or "none"
+        return (f"Random game chooser: tables {tables}; chosen {self.material.value or 'none'}, "
+                f"I play {self.play_as.value}, {self.to_move.value.capitalize()} to move gets a "
+                f"{self.outcome.value} in at least {self.min_plies.value} plies. {_plain(self.ranges.value)}")
+
+    def _sequence(self):
+        from .game import table_named
+
+        name = self.material.value
+        if name not in self._sequences:
+            self._sequences[name] = table_named(name, self.results_dir)
+        return self._sequences[name]
+
+    def _has_draws(self, sequence, white_to_move: bool) -> bool:
+        from .trainer import has_draws
+
+        key = (sequence.material.name, white_to_move)
+        if key not in self._draws:
+            self._draws[key] = has_draws(sequence, white_to_move)
+        return self._draws[key]
+
+    def show_ranges(self) -> None:
+        """Say which distances exist for the chosen table and side to move."""
+        from .trainer import distances_text
+
+        if not self.material.value:
+            self.ranges.value = ""
+            return
+        try:
+            sequence = self._sequence()
+        except (ValueError, self._missing) as problem:
+            self.ranges.value = _html(str(problem), ERROR_STYLE)
+            return
+        white = self.to_move.value == "white"
+        self.ranges.value = _html(distances_text(sequence, white, self._has_draws(sequence, white)), HELP_STYLE)
 
     def start(self) -> bool:
         """Draw the position and start the game; a message says why not (the game is then unchanged)."""
-        from .game import person_colour, table_named
-        from .trainer import random_start
+        from .game import person_colour
+        from .trainer import position_words, random_start, start_refusal
 
         if not self.material.value:
             self.message.value = _html(f"No tables in {self.results_dir}: compute one first, for example "
                                        "'python -m Util calculate KQvK'.", ERROR_STYLE)
             return False
+        white = self.to_move.value == "white"
         try:
-            sequence = table_named(self.material.value, self.results_dir)
-            board = random_start(sequence, white_to_move=self.to_move.value == "white", outcome=self.outcome.value,
+            sequence = self._sequence()
+            refusal = start_refusal(sequence, white, self.outcome.value, self.min_plies.value,
+                                    self._has_draws(sequence, white))
+            if refusal:
+                raise ValueError(refusal)
+            board = random_start(sequence, white_to_move=white, outcome=self.outcome.value,
                                  min_plies=self.min_plies.value)
         except (ValueError, self._missing) as problem:
             self.message.value = _html(str(problem), ERROR_STYLE)
             return False
         self.game.play(PlaySession(board, sequence, self.games_dir, self.game.session.player,
                                    person=person_colour(self.play_as.value)))
-        self.message.value = _html(f"{sequence.material.name}: {board.fen()}", OK_STYLE)
+        self.message.value = _html(f"Started {sequence.material.name}, {'White' if white else 'Black'} to move: "
+                                   f"{position_words(board, sequence)} (FEN {board.fen()}). The game is above.",
+                                   OK_STYLE)
         return True
 
 
@@ -331,12 +471,15 @@ class ReplayWidget:
         self.refresh_files()
 
     def _ipython_display_(self) -> None:
-        display(self.box)
-        self._static.show(self._static_parts())
+        self._static.show(self.box, self._static_parts(), self._static_text())
 
     def _static_parts(self) -> List[str]:
         chosen = dict((value, label) for label, value in self.chooser.options).get(self.chooser.value, "")
         return [_html(chosen), self.board_view.value, self.caption.value, self.message.value]
+
+    def _static_text(self) -> str:
+        return "\n".join([str(self.positions[self.slider.value])] +
+                         [_plain(p) for p in (self.caption.value, self.message.value) if p])
 
     def refresh_files(self) -> None:
         """List the games of the folder, one per game, the person's newest first (see history_files)."""
@@ -374,7 +517,7 @@ class ReplayWidget:
             self.caption.value = _html("start position")
         else:
             self.caption.value = _html(f"ply {ply} of {len(self.positions) - 1}: {self._move_text(ply)}")
-        self._static.update(self._static_parts())
+        self._static.update(self.box, self._static_parts(), self._static_text())
 
     def _move_text(self, ply: int) -> str:
         text = self.sans[ply - 1] if ply - 1 < len(self.sans) else ""

@@ -68,8 +68,8 @@ def test_a_missing_table_says_what_to_compute(results):
 
 def test_moves_typed_as_a_person_does(game):
     session = game.session
-    assert "The AI played Qg6 (a6g6), from S_15 into S_14" in text_of(game.message)
-    assert text_of(game.status) == "Black (Player) to move. S_14: the AI mates in 14 plies (7 moves of White) at most."
+    assert "The AI played Qg6, from S_15 into S_14" in text_of(game.message)
+    assert text_of(game.status) == "Black (Player) to move. White mates in 7 (14 plies). The position is in S_14."
     assert game.text.placeholder == "your move, e.g. Kf8 or e7f8"  # a legal move of this position
     for entry, complaint in (("e7e6", "e7e6 is not legal here. Legal moves: Kf8 (e7f8), Kd8 (e7d8), Kd7 (e7d7)."),
                              ("Ke6", "Ke6 is not legal here."), ("hello", "'hello' is no move"),
@@ -82,7 +82,7 @@ def test_moves_typed_as_a_person_does(game):
     # the AI's first move is not a game of the person's yet: no file until the person moves
     assert not session.history.written and not session.games_dir.exists()
     game.text.value = "Kd7"  # SAN
-    assert re.match(r"You played Kd7 \(e7d7\)\. The AI played \S+ \([a-h1-8]{4}\), from S_13 into S_12\.",
+    assert re.match(r"You played Kd7\. The AI played \S+, from S_13 into S_12\.",
                     text_of(game.message))
     assert game.text.value == "" and session.history.path.exists()
     game.text.value = session.board.legal_moves.__iter__().__next__().uci()  # UCI
@@ -108,12 +108,14 @@ def test_hints_and_verdicts(game, results):
     shown = [(row["san"], row["outcome"]) for row in game.hints.rows]
     expected = move_outcomes(session.board, session.sequence)
     assert shown == [(o.san, o.describe()) for o in expected] and len(shown) == session.board.legal_moves.count()
-    assert shown[0][1] == "loss, mated in 14 plies"  # from S_14 Black's best holds out all 14 plies
+    assert shown[0][1] == "loss: mated in 7 (14 plies)"  # from S_14 Black's best holds out all 14 plies
     assert {row["result"] for row in game.hints.rows} == {"loss"} and game.hints.heading == "outcome for Black"
     assert re.findall(r"<td>([^<]+)</td><td>([^<]+)</td>", game.hints.to_html()) == shown  # the static copy
     kd7 = next(row for row in game.hints.rows if row["san"] == "Kd7")
     game.hints.chosen = kd7["uci"]  # a click on the row, as the browser sends it
-    assert text_of(game.verdict) == "Your move: Kd7: a best move (loss, mated in 14 plies)."
+    assert text_of(game.verdict) == ("Your move: Kd7 — best move. Before it: White mates in 7 (14 plies); "
+                                     "after it: White mates in 7 (13 plies).")
+    assert "#1a7f37" in game.verdict.value  # in green
     assert session.board.move_stack[1].uci() == "e7d7" and game.hints.chosen == ""
     assert game.hints.rows == []  # the table was about the position before the move
     board = session.board.copy()
@@ -128,9 +130,11 @@ def test_the_button_and_an_empty_box(game):
     game.SAME_SUBMISSION_S = 0.0
     moves_before = len(game.session.board.move_stack)
     game.execute_button.click()
-    assert "Type a move first" in text_of(game.message) and len(game.session.board.move_stack) == moves_before
+    said = "Type a move in SAN (Kf8) or UCI (e7f8), or drag a piece on the board, then press Enter."
+    assert text_of(game.message) == said and len(game.session.board.move_stack) == moves_before
+    game.message.value = ""
     game.text._handle_custom_msg({"event": "submit"}, [])  # Enter in the empty box, as the browser sends it
-    assert text_of(game.message) == ""
+    assert text_of(game.message) == said and len(game.session.board.move_stack) == moves_before
 
 
 def test_clicking_the_button_after_a_rejected_entry_does_not_repeat_it(game):
@@ -338,7 +342,7 @@ def test_the_ai_as_black_holds_out_longest_and_the_status_speaks_of_the_person(s
     sequence = sequence_of("KQvK")
     session = PlaySession(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"), sequence, tmp_path, person=chess.WHITE)
     assert session.last_reply is None  # White (the person) moves first
-    assert session.status() == "White (Player) to move: mates in 17 plies with best play on both sides."
+    assert session.status() == "White (Player) to move. White mates in 9 (17 plies)."
     session.submit("Qb7")
     before = session.board.copy()
     before.pop()
@@ -435,9 +439,10 @@ def test_the_summary_counts_best_moves_and_names_the_mistakes(results, tmp_path)
     message = ""
     while not session.over:
         message = session.submit(move_outcomes(session.board, session.sequence)[-1].san)  # always the worst
-    best = sum(1 for _, is_best, _ in session.judged if is_best)
+    best = sum(1 for _, judgement in session.judged if judgement.best)
     assert message.endswith(session.summary())
-    assert session.summary().startswith(f"You played {len(session.judged)} moves, {best} of them best. Mistakes: Kc4 ")
+    assert session.summary().startswith(f"You played {len(session.judged)} moves, {best} of them best. "
+                                        "Mistakes: 1... Kc4 (inaccuracy: hastens mate, by 4 plies)")
 
 
 def test_the_status_says_when_the_position_is_a_mutual_zugzwang(sequence_of, store, tmp_path):
@@ -465,7 +470,7 @@ def test_a_random_game_of_a_chosen_kind_from_the_page(results, tmp_path):
     session = game.session
     n = session.sequence.find_board(session.board)
     assert session.person == chess.WHITE and session.board.turn == chess.WHITE and n >= 15 and n % 2 == 1
-    assert text_of(game.status).startswith(f"White (Player) to move: mates in {n} plies")
+    assert text_of(game.status) == f"White (Player) to move. White mates in {(n + 1) // 2} ({n} plies)."
     chooser.to_move.value, chooser.outcome.value = "black", "win"  # a lone king never mates
-    assert not chooser.start() and "no position where Black to move mates" in text_of(chooser.message)
+    assert not chooser.start() and "So Black to move can get no win" in text_of(chooser.message)
     assert game.session is session  # unchanged

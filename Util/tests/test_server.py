@@ -149,10 +149,10 @@ def test_verdict_names_a_slower_move_and_a_blunder(server, python_gaviota):
 
     status, answer = get_json(server, "/api/verdict", fen=KQKR, move=slower.uci())
     assert status == 200 and answer["mistake"] == "slower" and not answer["best"]
-    assert f"kept the win but is {mover_plies[slower] - best} plies slower" in answer["verdict"]
+    assert f"inaccuracy: only delays mate, by {mover_plies[slower] - best} plies" in answer["verdict"]
     assert answer["plies"] == mover_plies[slower]
     status, answer = get_json(server, "/api/verdict", fen=KQKR, move=board.san(blunder))  # SAN works too
-    assert status == 200 and answer["mistake"] == "result" and "changed the result: win ->" in answer["verdict"]
+    assert status == 200 and answer["mistake"] == "result" and "mistake: turns the win into a draw" in answer["verdict"]
     best_move = next(m for m, p in mover_plies.items() if p == best)
     status, answer = get_json(server, "/api/verdict", fen=KQKR, move=best_move.uci())
     assert answer["best"] and answer["mistake"] is None

@@ -50,18 +50,92 @@ def test_every_move_has_gaviotas_outcome(material, sequence_of, python_gaviota):
             assert (o.result, o.plies) == expected_outcome(board, o.move, python_gaviota), (board.fen(), o.san)
 
 
-def test_verdicts_name_the_best_move(sequence_of):
+def test_verdicts_name_the_best_move_and_count_each_distance_from_its_own_position(sequence_of):
+    from Util.trainer import BEST, KIND_COLOURS, SLOWER, WORSE, judge_move, position_words
+
     sequence = sequence_of("KQvK")
     board = chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")
-    best = move_outcomes(board, sequence)[0]
-    assert verdict(board, best.move, sequence) == f"{best.san}: a best move ({best.describe()})."
-    slower = next(o for o in move_outcomes(board, sequence) if o.result == WIN and o.plies > best.plies)
-    said = verdict(board, slower.move, sequence)
-    assert said.startswith(f"{slower.san} kept the win but is {slower.plies - best.plies} plies slower than ")
+    outcomes = move_outcomes(board, sequence)
+    best = outcomes[0]
+    after = board.copy()
+    after.push(best.move)
+    # "before it" is the position's own outcome, "after it" the outcome of the position the move leaves,
+    # each as the status line says it of that position
+    assert verdict(board, best.move, sequence) == (f"{best.san} — best move. Before it: {position_words(board, sequence)}; "
+                                                   f"after it: {position_words(after, sequence)}.")
+    assert position_words(board, sequence) == f"White mates in {(best.plies + 1) // 2} ({best.plies} plies)"
+    assert judge_move(board, best.move, sequence).kind == BEST
+    slower = next(o for o in outcomes if o.result == WIN and o.plies > best.plies)
+    judged = judge_move(board, slower.move, sequence)
+    lost = slower.plies - best.plies
+    assert judged.kind == SLOWER and judged.label == f"inaccuracy: only delays mate, by {lost} plies"
+    assert judged.sentence.endswith(f"after {best.san} (best): White mates in {(best.plies) // 2} "
+                                    f"({best.plies - 1} plies).")
+    assert f"after it: White mates in {slower.plies // 2} ({slower.plies - 1} plies)" in judged.sentence
     board = chess.Board("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")
     assert board.is_valid()
-    blunder = chess.Move.from_uci("b1c2")  # the king takes it
-    assert verdict(board, blunder, sequence).startswith("Qc2+ changed the result: win -> draw (draw); ")
+    blunder = judge_move(board, chess.Move.from_uci("b1c2"), sequence)  # the king takes it
+    assert blunder.kind == WORSE and blunder.label == "mistake: turns the win into a draw"
+    assert "after it: Draw;" in blunder.sentence
+    assert len({KIND_COLOURS[k] for k in (BEST, SLOWER, WORSE)}) == 3  # green, orange, red
+
+
+def test_a_defender_who_hastens_mate_or_loses_a_draw_gets_the_matching_kind(sequence_of):
+    from Util.trainer import BEST, LOSS, SLOWER, WORSE, judge_move
+
+    sequence = sequence_of("KQvK")
+    board = chess.Board("8/8/8/8/3k4/Q7/8/4K3 b - - 0 1")  # Black defends
+    outcomes = move_outcomes(board, sequence)
+    assert outcomes[0].result == LOSS
+    for outcome in outcomes:
+        judged = judge_move(board, outcome.move, sequence, outcomes)
+        if outcome.rank == outcomes[0].rank:
+            assert judged.kind == BEST
+        else:
+            shorter = outcomes[0].plies - outcome.plies
+            assert judged.kind == SLOWER and judged.label == f"inaccuracy: hastens mate, by {shorter} plies"
+    from Util.trainer import DRAW, random_start
+
+    sequence = sequence_of("KRvKR")
+    for seed in range(40):  # a drawn position in which some move loses (most have one: a rook left hanging)
+        board = random_start(sequence, white_to_move=True, outcome="draw", seed=seed)
+        outcomes = move_outcomes(board, sequence)
+        losing = [o for o in outcomes if o.result == LOSS]
+        if losing:
+            break
+    assert outcomes[0].result == DRAW and losing, "no drawn KRvKR position with a losing move in 40 seeds"
+    judged = judge_move(board, losing[0].move, sequence, outcomes)
+    assert judged.kind == WORSE and judged.label == "mistake: turns the draw into a loss"
+    assert judged.sentence.split("Before it: ")[1].startswith("Draw; after it: Black mates in ")
+
+
+def test_the_chooser_ranges_come_from_the_table(sequence_of):
+    """The distances the chooser offers are those the table holds (every board counted), and a choice
+    out of them is refused with that range."""
+    from Util.trainer import distances, distances_text, start_refusal
+
+    sequence = sequence_of("KQvK")
+    values = {True: set(), False: set()}
+    for white_to_move in (True, False):
+        table = sequence.table.dtm_white if white_to_move else sequence.table.dtm_black
+        import numpy as np
+        from Util.dtm_values import UNKNOWN
+        present = set(int(v) for v in np.unique(np.asarray(table)) if v != UNKNOWN)
+        values[white_to_move] = present
+    found = distances(sequence, True)
+    # White to move in KQvK only ever mates: odd plies, those the table holds
+    assert list(found["win"]) == sorted(v for v in values[True] if v % 2 == 1) and not found["loss"]
+    high = max(found["win"])
+    assert distances_text(sequence, True, draws=False) == \
+        f"KQvK, White to move: White mates in 1–{(high + 1) // 2} moves (1–{high} plies); no draw found; Black never mates"
+    black = distances(sequence, False)
+    assert list(black["loss"]) == sorted(v for v in values[False] if v % 2 == 0 and v > 0) and not black["win"]
+    refusal = start_refusal(sequence, True, "win", high + 6)
+    assert refusal.endswith(f"No win for White in at least {high + 6} plies: choose a min plies of at most {high}.")
+    assert f"(1–{high} plies)" in refusal
+    assert start_refusal(sequence, True, "win", high) is None
+    assert "Black to move can get no win" in start_refusal(sequence, False, "win", 1)
+    assert start_refusal(sequence, False, "draw", 0) is None  # Black to move: stalemates and captures
 
 
 @pytest.mark.slow  # every board of several tables against Syzygy

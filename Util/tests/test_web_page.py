@@ -162,7 +162,7 @@ def test_practice_verdict_reply_hint_take_back_and_pgn(server, tmp_path):
         _, verdict = get_json(server, "/api/verdict", fen=KQKR, move=slower["uci"])
         box = page.locator("#verdict")
         box.get_by_text(f"Your move: {verdict['verdict']}").wait_for(timeout=TIMEOUT)
-        assert "kept the win but is 2 plies slower" in verdict["verdict"]
+        assert "inaccuracy: only delays mate, by 2 plies" in verdict["verdict"]
         assert "mistake-slower" in box.get_attribute("class")
         page.wait_for_function("() => document.querySelectorAll('#movelist button').length === 2", timeout=TIMEOUT)
         reply_uci = _url_params(page)["moves"].split(",")[1]
@@ -196,7 +196,7 @@ def test_practice_verdict_reply_hint_take_back_and_pgn(server, tmp_path):
         # the best move now: its verdict says so, in the colour of a good move
         best = answer["moves"][0]
         _drag(page, best["uci"][:2], best["uci"][2:4])
-        box.get_by_text(re.compile(r"Your move: .*: a best move")).wait_for(timeout=TIMEOUT)
+        box.get_by_text(re.compile(r"Your move: .* — best move")).wait_for(timeout=TIMEOUT)
         assert "best" in box.get_attribute("class").split()
 
 

@@ -2,11 +2,16 @@
 // Python owns the game: it sends the position (fen), the side at the bottom (orientation), the legal
 // moves (legal: {from: [to, ...]}), the last move and check; a move the person drags or clicks comes
 // back as `move` (UCI, without a promotion letter: Python completes it), which Python clears once it
-// has dealt with it. Bundled by scripts/setup.sh (esbuild) into web/dist/widget.js and widget.css.
+// has dealt with it. A pawn reaching the last rank asks which piece it becomes (a small picker over
+// the board, as the trainer page's); the move then comes back with its letter (e7e8n). Bundled by
+// scripts/setup.sh (esbuild) into web/dist/widget.js and widget.css.
 import { Chessground } from '@lichess-org/chessground';
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
+import './widget.css';
+
+const PIECES = [['q', 'Queen'], ['r', 'Rook'], ['b', 'Bishop'], ['n', 'Knight']];
 
 const colourOf = (fen) => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
 
@@ -27,13 +32,53 @@ function config(model) {
 }
 
 function render({ model, el }) {
+  const outer = document.createElement('div');
+  outer.className = 'chessai-board-outer';
   const wrap = document.createElement('div');
   wrap.className = 'chessai-board';
+  const picker = document.createElement('div');
+  picker.className = 'chessai-promotion';
+  picker.hidden = true;
+  picker.setAttribute('role', 'dialog');
+  picker.setAttribute('aria-label', 'promote the pawn to');
   const sized = () => {
     wrap.style.width = wrap.style.height = `${model.get('size')}px`;
   };
   sized();
-  el.append(wrap);
+  outer.append(wrap, picker);
+  el.append(outer);
+  const send = (uci) => {
+    model.set('move', uci);
+    model.save_changes();
+  };
+  // the pawn has reached the last rank: ask for the piece, then send the move with its letter
+  const choosePromotion = (orig, dest) => {
+    picker.replaceChildren();
+    const label = document.createElement('span');
+    label.textContent = 'Promote to:';
+    picker.append(label);
+    for (const [letter, name] of PIECES) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = name;
+      button.dataset.role = letter;
+      button.addEventListener('click', () => {
+        picker.hidden = true;
+        send(orig + dest + letter);
+      });
+      picker.append(button);
+    }
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.textContent = 'Cancel';
+    cancel.className = 'cancel';
+    cancel.addEventListener('click', () => {
+      picker.hidden = true;
+      update();
+    });
+    picker.append(cancel);
+    picker.hidden = false;
+  };
   const ground = Chessground(wrap, {
     ...config(model),
     coordinates: true,
@@ -45,13 +90,17 @@ function render({ model, el }) {
         after: (orig, dest) => {
           // no second move until Python has answered this one
           ground.set({ movable: { color: undefined, dests: new Map() } });
-          model.set('move', orig + dest);
-          model.save_changes();
+          const piece = ground.state.pieces.get(dest);
+          if (piece && piece.role === 'pawn' && (dest[1] === '8' || dest[1] === '1')) choosePromotion(orig, dest);
+          else send(orig + dest);
         },
       },
     },
   });
-  const update = () => ground.set(config(model));
+  const update = () => {
+    picker.hidden = true;
+    ground.set(config(model));
+  };
   const names = ['fen', 'orientation', 'legal', 'last_move', 'check'];
   for (const name of names) model.on(`change:${name}`, update);
   // Python clears `move` once it has dealt with it: show its position again (a refused move goes back)
