@@ -269,7 +269,8 @@ def notebooks_03_04(tmp_path_factory):
 def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     played, _, games = notebooks_03_04
     text = stdout(played)
-    assert "KQvK, White to move: S_15: the AI mates in 15 plies (8 moves of White) at most" in text
+    assert ("KQvK, White to move: White mates in 8 (15 plies); S_15: the AI mates in 15 plies (8 moves of White) "
+            "at most") in text
     assert "SetupError: 'i9' in WHITE_POSITIONS[queen] is not a square" in text
     assert "SetupError: the kings touch (e1 and e2)" in text
     assert "announced: mate in 15 plies; played: 15 plies" in text and "8. Qh8#" in text
@@ -284,7 +285,19 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     assert len(list(demo.glob("Move-History_*.txt"))) == 1 and len(list(demo.glob("Move-History_*.pgn"))) == 1
     # each widget leaves a static copy of itself: the final board of the demonstration, mate announced
     copies = [o["data"]["text/html"] for o in outputs(played) if "chessai-static-copy" in o.get("data", {}).get("text/html", "")]
-    assert len(copies) == 2 and all("<svg" in c for c in copies) and "Checkmate: White wins." in copies[1]
+    assert len(copies) == 3 and "<svg" in copies[0] and "<svg" in copies[2] and "Checkmate: White wins." in copies[2]
+    assert "Random game chooser: tables KQvK" in copies[1] and "White mates in 1–10 moves (1–19 plies)" in copies[1]
+    # each copy sits in the widget's own output, with a text/plain a reader understands (no widget repr)
+    plain = ["".join(o["data"]["text/plain"]) for o in outputs(played)
+             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert all("Box(" not in p and "object at 0x" not in p for p in plain), plain
+    assert "Black (Player) to move. White mates in 7 (14 plies)." in plain[0] and ". . . . k . . ." in plain[0]
+    # the game is the chapter's first output: no set-up board or status stands above it
+    first = next(c for c in played.cells if c.cell_type == "code" and c.get("outputs"))
+    assert "application/vnd.jupyter.widget-view+json" in first.outputs[0]["data"]
+    headings = [c.source for c in played.cells if c.cell_type == "markdown" and c.source.startswith("## ")]
+    before_game = played.cells[:played.cells.index(first)]
+    assert not any(c.cell_type == "markdown" and c.source.startswith("## ") for c in before_game), headings
     assert_no_progress_text(played)
 
 
@@ -334,4 +347,4 @@ def test_03_draws_a_random_start_of_a_chosen_outcome(tmp_path):
     text = stdout(execute_notebook(REPO / "03_play_against_ai.ipynb", parameters, tmp_path / "03.ipynb"))
     announced = re.search(r"announced: mate in (\d+) plies; played: (\d+) plies", text)
     assert announced and int(announced.group(1)) >= 25 and announced.group(1) == announced.group(2)
-    assert re.search(r"KRvK, White to move: S_(\d+)", text)
+    assert re.search(r"KRvK, White to move: White mates in \d+ \(\d+ plies\); S_(\d+)", text)

@@ -474,3 +474,114 @@ def test_a_random_game_of_a_chosen_kind_from_the_page(results, tmp_path):
     chooser.to_move.value, chooser.outcome.value = "black", "win"  # a lone king never mates
     assert not chooser.start() and "So Black to move can get no win" in text_of(chooser.message)
     assert game.session is session  # unchanged
+
+
+def test_take_back_names_the_moves_in_numbered_san(game):
+    session = game.session
+    game.text.value = "Kd7"
+    reply = session.board.move_stack[-1]
+    before_reply = session.board.copy()
+    before_reply.pop()
+    game.take_back_button.click()
+    assert text_of(game.message) == f"Took back 1... Kd7 and 2. {before_reply.san(reply)}. Your move again."
+    from Util.game import numbered_san
+
+    start = chess.Board("8/8/8/8/3k4/Q7/8/4K3 b - - 0 12")
+    moves = [chess.Move.from_uci("d4c4"), chess.Move.from_uci("a3d6")]
+    assert numbered_san(start, moves) == ["12... Kc4", "13. Qd6"]
+    start.turn = chess.WHITE
+    assert numbered_san(start, [chess.Move.from_uci("a3d6"), chess.Move.from_uci("d4c4")]) == ["12. Qd6+", "Kc4"]
+
+
+def test_the_move_list_and_the_summary_mark_mistakes_in_colour_and_words(results, tmp_path):
+    from Util.trainer import KIND_COLOURS, SLOWER, move_outcomes
+
+    board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
+    game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path))
+    session = game.session
+    game.text.value = "Kc4"  # holds out 12 plies where Ke5 holds out 16: an inaccuracy
+    reply = session.board.san(session.board.pop())
+    session.board.push(session.board.parse_san(reply))
+    assert session.move_list() == f"1... Kc4?! 2. {reply}"
+    assert session.last_judgement.kind == SLOWER
+    assert f'color:{KIND_COLOURS[SLOWER]}' in game.verdict.value and "inaccuracy: hastens mate, by 4 plies" in \
+        text_of(game.verdict)
+    marked = re.search(r'<span class="slower" style="color:([^;]+);[^"]*" title="([^"]+)">([^<]+)</span>',
+                       game.moves.value)
+    assert marked and marked.group(1) == KIND_COLOURS[SLOWER] and marked.group(3) == "1... Kc4?!"
+    assert marked.group(2).startswith("Kc4 — inaccuracy")  # the verdict as the tooltip
+    game.text.value = move_outcomes(session.board, session.sequence)[0].san  # a best move: unmarked
+    assert re.search(r"2\. \S+ K\w+ 3\. ", text_of(game.moves))
+    while not session.over:
+        game.text.value = move_outcomes(session.board, session.sequence)[-1].san
+    summary = game.summary.value
+    assert text_of(game.summary).startswith(f"You played {len(session.judged)} moves, ")
+    assert f'<li style="color:{KIND_COLOURS[SLOWER]}"><b>1... Kc4?!</b> inaccuracy: hastens mate, by 4 plies</li>' \
+        in summary
+    assert session.summary() not in text_of(game.message)  # said once, in its own coloured line
+
+
+def test_the_chooser_says_which_distances_exist_and_refuses_others_with_them(results, tmp_path):
+    from Util.game import table_named
+    from Util.trainer import distances, distances_text
+    from Util.widgets import GameChooser
+
+    board = create_board(START_WHITE, START_BLACK)
+    game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path / "games"))
+    chooser = GameChooser(game, results, tmp_path / "games")
+    sequence = table_named("KQvK", results)
+    assert text_of(chooser.ranges) == distances_text(sequence, True)
+    wins = list(distances(sequence, True)["win"])
+    assert text_of(chooser.ranges).startswith(f"KQvK, White to move: White mates in 1–{(wins[-1] + 1) // 2} moves "
+                                              f"(1–{wins[-1]} plies)")
+    chooser.to_move.value = "black"  # the line follows the choice
+    assert text_of(chooser.ranges) == distances_text(sequence, False) and "draws exist" in text_of(chooser.ranges)
+    chooser.material.value = "KPvK"
+    assert text_of(chooser.ranges).startswith("KPvK, Black to move: White mates in ")
+    chooser.material.value, chooser.to_move.value, chooser.outcome.value = "KQvK", "white", "win"
+    chooser.play_as.value = "white"  # the person moves first: the start is the position drawn
+    chooser.min_plies.value = 400  # not clamped: refused, with the range
+    session = game.session
+    assert not chooser.start() and chooser.min_plies.value == 400 and game.session is session
+    assert text_of(chooser.message) == (f"{distances_text(sequence, True)}. No win for White in at least 400 plies: "
+                                        f"choose a min plies of at most {wins[-1]}.")
+    chooser.min_plies.value = wins[-1]
+    assert chooser.start() and game.session.sequence.value(game.session.board) == wins[-1]
+    assert text_of(chooser.message).startswith(
+        f"Started KQvK, White to move: White mates in {(wins[-1] + 1) // 2} ({wins[-1]} plies)")
+
+
+def test_each_widget_carries_a_static_copy_a_reader_of_the_saved_notebook_can_read(game, results, tmp_path):
+    from Util.hint_widget import HintTable
+    from Util.widgets import GameChooser
+
+    data = game._static.bundle(game.box, game._static_parts(), game._static_text())
+    assert "application/vnd.jupyter.widget-view+json" in data  # the live view, for JupyterLab and Voilà
+    assert "<svg" in data["text/html"] and "White mates in 7 (14 plies)" in data["text/html"]
+    assert data["text/plain"].startswith(str(game.session.board)) and "Moves: 1. Qg6" in data["text/plain"]
+    game.show_hints()
+    data = game._static.bundle(game.box, game._static_parts(), game._static_text())
+    assert '<table class="chessai-hints">' in data["text/html"] and "Kd7: loss: mated in 7 (14 plies)" in data["text/plain"]
+    chooser = GameChooser(game, results, tmp_path / "games")
+    data = chooser._static.bundle(chooser.box, [], chooser.describe())
+    assert data["text/plain"].startswith("Random game chooser: tables ") and "KQvK, White to move: White mates" in \
+        data["text/plain"] and "VBox" not in data["text/plain"]
+    table = HintTable()
+    table.rows, table.heading = game.hints.rows, game.hints.heading
+    html = table._repr_mimebundle_()[0]["text/html"]
+    assert html == game.hints.to_html() and html.count("<tr class=") == 3
+
+
+def test_a_pawn_promoted_to_a_knight_on_the_board(sequence_of, tmp_path):
+    from Util.trainer import move_outcomes
+
+    sequence = sequence_of("KPvK")
+    board = chess.Board("8/P7/8/8/8/4k3/8/4K3 w - - 0 1")
+    game = PlayWidget(PlaySession(board, sequence, tmp_path, person=chess.WHITE))
+    knight = next(o for o in move_outcomes(board, sequence) if o.move.promotion == chess.KNIGHT)
+    game.board.move = "a7a8n"  # what the board sends once the person picked the knight
+    assert game.session.board.move_stack[0] == chess.Move.from_uci("a7a8n")
+    assert text_of(game.message).startswith("You played a8=N.")
+    assert game.session.last_judgement.san == "a8=N" and game.session.last_judgement.kind != "best"
+    assert knight.result != 1  # a knight cannot mate alone: the verdict calls it what it is
+    assert "mistake: turns the win into a draw" in text_of(game.verdict)
