@@ -210,7 +210,8 @@ class PlayWidget:
         self.summary.value = summary_html(self.session) if self.session.over and self.session.judged else ""
         self.text.disabled = self.execute_button.disabled = self.session.over
         example = next(iter(board.legal_moves), None)
-        self.text.placeholder = f"your move, e.g. {board.san(example)} or {example.uci()}" if example else ""
+        self.text.placeholder = (f"your move, e.g. {board.san(example)} or {example.uci()}"
+                                 if example and not self.session.over else "")
         history = self.session.history
         self.files.value = _html(f"history: {history.path}  |  PGN: {history.pgn_path.name}" if history.written
                                  else f"the game is saved to {history.folder}/ from your first move on", "color:#666")
@@ -346,15 +347,20 @@ class GameChooser:
         self._sequences: dict = {}
         self._draws: dict = {}
         tables = sorted(p.name.split(".")[0] for p in self.results_dir.glob("*.chessAI"))
-        self.material = widgets.Dropdown(options=tables, description="Table:",
+        # labels beside their controls, each control as wide as it needs (the default widths wrap the labels)
+        label, toggle = {"description_width": "initial"}, {"description_width": "initial", "button_width": "5em"}
+        self.material = widgets.Dropdown(options=tables, description="Table:", style=label,
+                                         layout=widgets.Layout(width="12em"),
                                          value=game.session.sequence.material.name
                                          if game.session.sequence.material.name in tables else None)
-        self.play_as = widgets.ToggleButtons(options=["white", "black"], description="I play:",
+        self.play_as = widgets.ToggleButtons(options=["white", "black"], description="I play:", style=toggle,
                                              value="white" if game.session.person == chess.WHITE else "black")
-        self.to_move = widgets.ToggleButtons(options=["white", "black"], description="To move:")
-        self.outcome = widgets.Dropdown(options=["win", "draw", "loss"], description="It gets:",
+        self.to_move = widgets.ToggleButtons(options=["white", "black"], description="To move:", style=toggle)
+        self.outcome = widgets.Dropdown(options=["win", "draw", "loss"], description="It gets:", style=label,
+                                        layout=widgets.Layout(width="10em"),
                                         tooltip="the result of the side to move with best play")
-        self.min_plies = widgets.IntText(value=1, description="Min plies:")
+        self.min_plies = widgets.IntText(value=1, description="in at least (plies):", style=label,
+                                         layout=widgets.Layout(width="16em"))
         self.start_button = widgets.Button(description="Random game", icon="random",
                                            tooltip="a random position of this kind, then play it")
         self.ranges = widgets.HTML()  # which distances the table holds for the side to move
@@ -363,8 +369,8 @@ class GameChooser:
         for control in (self.material, self.to_move):
             control.observe(lambda _change: self.show_ranges(), names="value")
         self.box = widgets.VBox([widgets.HTML("<b>Another game:</b> a random position of a table"),
-                                 widgets.HBox([self.material, self.play_as]),
-                                 widgets.HBox([self.to_move, self.outcome, self.min_plies, self.start_button]),
+                                 widgets.HBox([self.material, self.play_as, self.to_move]),
+                                 widgets.HBox([self.outcome, self.min_plies, self.start_button]),
                                  self.ranges, self.message])
         self._static = _StaticCopy()
         self.show_ranges()

@@ -99,7 +99,9 @@ def _board_state(page) -> dict:
     return page.evaluate("""() => {
         const wrap = document.querySelector('.chessai-board');
         if (!wrap) return null;
-        const lastMove = [...wrap.querySelectorAll('square.last-move')].map(s => s.cgKey).sort();
+        // chessground hides a square it no longer needs rather than removing it
+        const lastMove = [...wrap.querySelectorAll('square.last-move')].filter(s => s.style.display !== 'none')
+            .map(s => s.cgKey).sort();
         const pieces = {};
         for (const p of wrap.querySelectorAll('piece')) {
             if (p.cgKey && !p.classList.contains('ghost')) pieces[p.cgKey] = p.className.replace(/ ?(anim|fading|dragging)/g, '');
@@ -131,7 +133,7 @@ def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
     url, games, log = served_notebook
     with _browser_page(url) as page:
         box = page.locator(".widget-text input").first  # the game's box (its placeholder follows the game)
-        status = page.get_by_text(re.compile(r"^Black \(Player\) to move\. S_14")).first
+        status = page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7 \(14 plies\)\.")).first
         status.wait_for(timeout=30_000)
         page.get_by_text(re.compile(r"the game is saved to .* from your first move on")).first.wait_for(timeout=30_000)
         assert not list(games.glob("Move-History_*"))  # the page loaded, nobody moved: no file yet
@@ -146,7 +148,7 @@ def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
 
         box.fill("Kd7")
         box.press("Enter")
-        page.get_by_text(re.compile(r"You played Kd7 \(e7d7\)\. The AI played")).first.wait_for(timeout=30_000)
+        page.get_by_text(re.compile(r"You played Kd7\. The AI played")).first.wait_for(timeout=30_000)
         files_line = page.get_by_text("history:").first
         files_line.wait_for(timeout=30_000)
         history = Path(re.search(r"history: (\S.*?\.txt)", files_line.inner_text()).group(1))
@@ -164,8 +166,10 @@ def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
         assert history.read_text().splitlines() == lines  # a bad entry changes nothing
         assert box.input_value() == "Ke9"  # and stays in the box to be corrected
         box.fill("")
-        box.press("Enter")  # Enter in the empty box clears the message
+        box.press("Enter")  # Enter in the empty box says what to type, in place of the complaint
         complaint.wait_for(state="detached", timeout=30_000)
+        page.get_by_text(re.compile(r"^Type a move in SAN \(K\w+\) or UCI \([a-h][1-8][a-h][1-8]\), or drag a piece "
+                                    r"on the board")).first.wait_for(timeout=30_000)
     assert "Traceback" not in log.read_text()
 
 
@@ -190,7 +194,8 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
         slower = next(o for o in outcomes if o.result == WIN and o.plies > outcomes[0].plies)
         with _browser_page(url) as page:
             box = page.locator(".widget-text input").first
-            page.get_by_text(re.compile(r"^White \(Player\) to move: mates in \d+ plies")).first.wait_for(timeout=30_000)
+            page.get_by_text(re.compile(r"^White \(Player\) to move\. White mates in \d+ \(\d+ plies\)\.")
+                             ).first.wait_for(timeout=30_000)
 
             page.get_by_role("button", name="Hint").first.click()
             hints = page.locator("table.chessai-hints").first
@@ -198,7 +203,7 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
             rows = hints.locator("tr").all_inner_texts()[1:]
             assert len(rows) == len(outcomes) == board.legal_moves.count()
             assert [r.split("\t")[0] for r in rows] == [o.san for o in outcomes]
-            assert rows[0].split("\t")[1] == outcomes[0].describe()  # e.g. "win, mate in 23 plies"
+            assert rows[0].split("\t")[1] == outcomes[0].describe()  # e.g. "win: mates in 12 (23 plies)"
 
             assert hints.locator("tr").first.evaluate("row => row.className") == ""  # the heading
             assert hints.locator("tr[data-uci]").evaluate_all("rows => rows.map(r => r.className)") == \
@@ -208,8 +213,8 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
 
             hints.locator(f"tr[data-uci='{slower.move.uci()}']").click()  # a click on its row plays the move
             expected = verdict(board, slower.move, sequence)
-            assert f"kept the win but is {slower.plies - outcomes[0].plies} plies slower than {outcomes[0].san}" \
-                in expected
+            assert f"inaccuracy: only delays mate, by {slower.plies - outcomes[0].plies} plies" in expected
+            assert f"after {outcomes[0].san} (best): White mates in" in expected
             page.get_by_text(f"Your move: {expected}").first.wait_for(timeout=30_000)
             files_line = page.get_by_text("history:").first
             files_line.wait_for(timeout=30_000)
@@ -218,7 +223,7 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
             assert re.fullmatch(rf"1\. {slower.move.uci()} [a-h][1-8][a-h][1-8]", played[1]), played
 
             page.get_by_role("button", name="Take back").first.click()
-            page.get_by_text(re.compile(rf"Taken back: {slower.move.uci()} [a-h][1-8][a-h][1-8]\. Your move again")
+            page.get_by_text(re.compile(rf"Took back 1\. {re.escape(slower.san)} and K\w+\. Your move again")
                              ).first.wait_for(timeout=30_000)
             after = history.read_text().splitlines()
             assert after == played[:1]  # the header only: the game is back at its start
@@ -250,7 +255,7 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
     with _served(tmp_path, "KQvK", {}) as (url, games, log):
         sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvK")
         with _browser_page(url) as page:
-            page.get_by_text(re.compile(r"^Black \(Player\) to move\. S_14")).first.wait_for(timeout=30_000)
+            page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7")).first.wait_for(timeout=30_000)
             before = _wait_for_board(page, lambda state: state["pieces"].get("e7") == "black king")
             assert before["lastMove"] == ["a6", "g6"]  # the AI's first move, as the history will say
             page.locator(".chessai-board cg-board").first.scroll_into_view_if_needed()
@@ -262,7 +267,7 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
             page.mouse.move(x, y, steps=8)
             page.mouse.up()
 
-            page.get_by_text(re.compile(r"You played Kd7 \(e7d7\)\. The AI played")).first.wait_for(timeout=30_000)
+            page.get_by_text(re.compile(r"You played Kd7\. The AI played")).first.wait_for(timeout=30_000)
             files_line = page.get_by_text("history:").first
             files_line.wait_for(timeout=30_000)
             history = Path(re.search(r"history: (\S.*?\.txt)", files_line.inner_text()).group(1))
@@ -296,4 +301,97 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
             page.wait_for_timeout(1000)
             assert _board_state(page)["pieces"] == shown["pieces"]
             assert len(read_history(history)[1]) == 3
+    assert "Traceback" not in log.read_text()
+
+
+def _top(page, selector: str) -> float:
+    return page.locator(selector).first.bounding_box()["y"]
+
+
+def test_the_page_opens_on_the_game_and_another_game_replaces_it(tmp_path):
+    """The first thing on the page is the game (board, status, buttons, chooser) within the first screen,
+    above the chapter's prose; the chooser says which distances the table holds, refuses one it does not
+    hold with them, and its game replaces the first: one board, no status of the old game left."""
+    from Util.calculation import TableStore
+    from Util.sequence import SnSequence
+    from Util.trainer import distances, distances_text
+
+    with _served(tmp_path, "KQvK", {}) as (url, games, log):
+        sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvK")
+        with _browser_page(url) as page:
+            page.set_viewport_size({"width": 1280, "height": 720})
+            page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7")).first.wait_for(timeout=30_000)
+            _wait_for_board(page, lambda state: state["pieces"].get("e7") == "black king")
+            page.evaluate("() => window.scrollTo(0, 0)")
+            board = page.locator(".chessai-board").first.bounding_box()
+            first_heading = _top(page, "h2")  # "Your game": the prose
+            chooser = page.get_by_role("button", name="Random game").first.bounding_box()
+            assert board["y"] + board["height"] <= 720, board  # the whole board on the first screen
+            assert board["y"] < first_heading and chooser["y"] < first_heading, (board, chooser, first_heading)
+            assert page.locator("h2").first.inner_text() == "Your game"
+
+            ranges = page.get_by_text(re.compile(r"^KQvK, White to move: White mates in ")).first
+            assert ranges.inner_text() == distances_text(sequence, True)
+            page.locator(".widget-toggle-buttons").nth(1).get_by_role("button", name="black").click()  # to move
+            page.get_by_text(distances_text(sequence, False)).first.wait_for(timeout=30_000)
+            page.locator(".widget-toggle-buttons").nth(1).get_by_role("button", name="white").click()
+            page.locator(".widget-toggle-buttons").nth(0).get_by_role("button", name="white").click()  # I play
+            plies = page.locator(".widget-text input[type=number]").first
+            plies.fill("400")
+            plies.press("Enter")
+            page.get_by_role("button", name="Random game").first.click()
+            high = max(distances(sequence, True)["win"])
+            page.get_by_text(re.compile(rf"No win for White in at least 400 plies: choose a min plies of at most {high}\.")
+                             ).first.wait_for(timeout=30_000)
+            assert plies.input_value() == "400"  # refused, not clamped
+
+            plies.fill("15")
+            plies.press("Enter")
+            page.get_by_role("button", name="Random game").first.click()
+            page.get_by_text(re.compile(r"^Started KQvK, White to move: White mates in")).first.wait_for(timeout=30_000)
+            page.get_by_text(re.compile(r"^White \(Player\) to move\. White mates in \d+ \(\d+ plies\)")
+                             ).first.wait_for(timeout=30_000)
+            _wait_for_board(page, lambda state: state["lastMove"] == [])  # a new game: no move yet
+            assert page.locator(".chessai-board").count() == 1  # the new game in place of the old one
+            assert page.get_by_text(re.compile(r"^Black \(Player\) to move")).count() == 0
+            assert page.get_by_text("The AI played Qg6").count() == 0
+            assert abs(page.locator(".chessai-board").first.bounding_box()["y"] - board["y"]) < 1  # still first
+            page.screenshot(path=str(tmp_path / "second_game.png"))
+    assert "Traceback" not in log.read_text()
+
+
+KPK_PROMOTION = "8/P7/8/8/8/4k3/8/4K3 w - - 0 1"
+
+
+def test_a_pawn_dragged_to_the_last_rank_becomes_the_piece_picked(tmp_path):
+    """Under-promotion by mouse: the pawn dragged from a7 to a8 asks which piece it becomes; the knight
+    picked is played (a8=N, a draw: called a mistake, in red), and the board shows the knight."""
+    with _served(tmp_path, "KPvK", {"PLAY_AS": "white", "START_FEN": KPK_PROMOTION}) as (url, games, log):
+        with _browser_page(url) as page:
+            page.get_by_text(re.compile(r"^White \(Player\) to move\. White mates in")).first.wait_for(timeout=30_000)
+            before = _wait_for_board(page, lambda state: state["pieces"].get("a7") == "white pawn")
+            page.locator(".chessai-board cg-board").first.scroll_into_view_if_needed()
+            x, y = _square_centre(page, "a7", before["orientation"])
+            page.mouse.move(x, y)
+            page.mouse.down()
+            x, y = _square_centre(page, "a8", before["orientation"])
+            page.mouse.move(x, y, steps=8)
+            page.mouse.up()
+            picker = page.locator(".chessai-promotion").first
+            picker.wait_for(state="visible", timeout=30_000)
+            assert picker.get_by_role("button").all_inner_texts() == ["Queen", "Rook", "Bishop", "Knight", "Cancel"]
+            picker.get_by_role("button", name="Knight").click()
+            page.get_by_text(re.compile(r"^You played a8=N\.")).first.wait_for(timeout=30_000)
+            verdict = page.locator(".chessai-verdict").first
+            verdict.wait_for(timeout=30_000)
+            assert verdict.inner_text().startswith("Your move: a8=N — mistake: turns the win into a draw")
+            assert verdict.evaluate("v => getComputedStyle(v).color") == "rgb(198, 40, 40)"  # red
+            shown = _wait_for_board(page, lambda state: state["pieces"].get("a8") == "white knight")
+            assert "a7" not in shown["pieces"]
+            summary = page.locator(".chessai-summary li").first
+            summary.wait_for(timeout=30_000)
+            assert summary.inner_text() == "1. a8=N?? mistake: turns the win into a draw"
+            moves = page.locator(".chessai-movelist").first.inner_text()
+            assert moves.startswith("Moves: 1. a8=N??")
+            page.screenshot(path=str(tmp_path / "promotion.png"))
     assert "Traceback" not in log.read_text()
