@@ -233,6 +233,7 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
             pgn = history.with_suffix(".pgn").read_text()
             assert "1." not in pgn.split("\n\n", 1)[1]  # no moves left in the PGN's movetext
 
+            box.click()
             box.fill("Qz9")
             box.press("Enter")
             page.get_by_text(re.compile(r"'Qz9' is no move")).first.wait_for(timeout=30_000)
