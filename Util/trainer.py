@@ -7,14 +7,20 @@ for every legal move they know its outcome for the side that plays it:
   loss for the mover) and distance in plies, best first, as
   syzygy-tables.info lists them: the fastest win, then draws, then the
   longest defence;
-* :func:`verdict`: what one move did compared with the best one: kept the
-  result at the best distance, kept it but lost some plies, or changed it;
+* :func:`judge_move` / :func:`verdict`: what one move did compared with the
+  best one: a best move, an inaccuracy (the same result, mate further away
+  or sooner) or a mistake (a worse result), with the outcome before and
+  after it in a player's words (:func:`outcome_words`: "White mates in 7 (14
+  plies)"), each counted from its own position;
+* :func:`distances` / :func:`start_refusal`: which distances a table holds
+  for a side to move, and why a random start of a kind cannot be drawn;
 * :func:`mutual_zugzwangs`: how many boards of a table are mutual
   zugzwangs, where the side to move does worse than if the other side were
   to move (KPvKP's key positions).
 
-Distances are counted from the position before the move: "win in 7" means
-the mover mates in 7 plies with this move and best play afterwards.
+A move's distance (:class:`MoveOutcome`) counts from the position before the
+move: "win: mates in 4 (7 plies)" means the mover mates 7 plies from now with
+this move and best play afterwards.
 """
 
 from __future__ import annotations
