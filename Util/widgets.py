@@ -355,7 +355,8 @@ class GameChooser:
                                          if game.session.sequence.material.name in tables else None)
         self.play_as = widgets.ToggleButtons(options=["white", "black"], description="I play:", style=toggle,
                                              value="white" if game.session.person == chess.WHITE else "black")
-        self.to_move = widgets.ToggleButtons(options=["white", "black"], description="To move:", style=toggle)
+        self.to_move = widgets.ToggleButtons(options=["white", "black"], description="To move:", style=toggle,
+                                             value="white" if game.session.start.turn == chess.WHITE else "black")
         self.outcome = widgets.Dropdown(options=["win", "draw", "loss"], description="It gets:", style=label,
                                         layout=widgets.Layout(width="10em"),
                                         tooltip="the result of the side to move with best play")
