@@ -324,25 +324,6 @@ def is_mutual_zugzwang(board: chess.Board, sequence: SnSequence) -> bool:
     return white_result < black_result_for_white
 
 
-def outcome_phrase(board: chess.Board, sequence: SnSequence) -> str:
-    """What the side to move gets with best play on both sides: ``"mates in 13 plies"``, ``"is mated in
-    8 plies"`` or ``"draws"``."""
-    result, plies = position_outcome(board, sequence)
-    if result == DRAW:
-        return "draws"
-    count = f"{plies} ply" if plies == 1 else f"{plies} plies"
-    return f"mates in {count}" if result == WIN else f"is mated in {count}"
-
-
-def describe_outcome(board: chess.Board, sequence: SnSequence) -> str:
-    """The position's outcome in words: ``"White to move mates in 13 plies"``, ``"Black to move is mated
-    in 8 plies"`` or ``"a draw"``."""
-    phrase = outcome_phrase(board, sequence)
-    if phrase == "draws":
-        return "a draw"
-    return f"{'White' if board.turn == chess.WHITE else 'Black'} to move {phrase}"
-
-
 def move_comment(board: chess.Board, move: chess.Move, sequence: SnSequence,
                  outcomes: Optional[List[MoveOutcome]] = None) -> str:
     """A PGN comment for ``move`` (legal in ``board``): who mates in how many plies after it (``"White
