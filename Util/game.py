@@ -425,9 +425,7 @@ class PlaySession:
     def summary(self) -> str:
         """The person's game in a few words: moves played, how many were best, and the mistakes
         (``"12... Kc5 (mistake: turns the draw into a loss)"``)."""
-        judgements = [j for _, j in self.judged if j is not None]
-        played = len(self.judged)
-        best = sum(1 for j in judgements if j.best)
+        played, best = len(self.judged), sum(1 for _, j in self.judged if j is not None and j.best)
         head = f"You played {played} move{'s' if played != 1 else ''}, {best} of them best."
         worse = [f"{text} ({j.label})" for text, j in self.marked_moves() if j is not None and not j.best]
         return head + ("" if not worse else " Mistakes: " + "; ".join(worse) + ".")
@@ -435,12 +433,9 @@ class PlaySession:
     def marked_moves(self) -> List[Tuple[str, Optional["Judgement"]]]:
         """Every move of the game in numbered SAN (:func:`numbered_san`, each numbered) with the
         judgement of the person's moves (None for the AI's)."""
-        moves = self.board.move_stack
-        judged = dict(self.judged)
-        board, out = self.start.copy(stack=False), []
-        for ply, move in enumerate(moves):
-            number = board.fullmove_number
-            san = board.san(move)
+        judged, board, out = dict(self.judged), self.start.copy(stack=False), []
+        for ply, move in enumerate(self.board.move_stack):
+            number, san = board.fullmove_number, board.san(move)
             out.append((f"{number}. {san}" if board.turn == chess.WHITE else f"{number}... {san}", judged.get(ply)))
             board.push(move)
         return out
