@@ -374,20 +374,22 @@ def check_boards_in_correct_sequence(sequence: SnSequence, n: int, boards: Optio
 
 
 def check_every_s_n(check, sequence: SnSequence, *, every_board: bool = False, sample: Optional[int] = None,
-                    seed: int = 0, progress: bool = True) -> List[CheckResult]:
+                    seed: int = 0, progress: bool = True, up_to: Optional[int] = None) -> List[CheckResult]:
     """Run ``check`` (one of the two above) on S_0, S_1, ... in order, with one progress bar.
 
-    ``sample``: at most this many boards per S_n.  The move-count check
-    shares one memo over all n, so each position is expanded once.
+    ``sample``: at most this many boards per S_n.  ``up_to``: the last n
+    checked (default: every S_n).  The move-count check shares one memo
+    over all n, so each position is expanded once.
     """
     from .progress import progress_bar
 
-    boards = [boards_to_check(sequence, n, every_board, sample, seed + n) for n in range(len(sequence))]
+    count = len(sequence) if up_to is None else min(len(sequence), up_to + 1)
+    boards = [boards_to_check(sequence, n, every_board, sample, seed + n) for n in range(count)]
     extra = {"memo": MoveCountMemo(sequence)} if check is check_boards_in_correct_sequence else {}
     bar = progress_bar(total=sum(b.size for b in boards), desc=f"{sequence.material} {check.__name__}",
                unit=" boards", disable=not progress, leave=False)
     try:
-        return [check(sequence, n, boards[n], progress=bar, **extra) for n in range(len(sequence))]
+        return [check(sequence, n, boards[n], progress=bar, **extra) for n in range(count)]
     finally:
         bar.close()
 
