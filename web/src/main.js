@@ -5,6 +5,7 @@ import { Chessground } from '@lichess-org/chessground';
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
+import './coords.css';
 import './style.css';
 import { ApiError, get } from './api.js';
 import { fillSpares, fullFen, swapColours } from './editor.js';
