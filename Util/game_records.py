@@ -94,7 +94,7 @@ def history_text(board: chess.Board) -> str:
 def pgn_text(board: chess.Board, white: str = AI_NAME, black: str = PLAYER_NAME,
              date: Optional[_dt.datetime] = None, comments: Optional[List[str]] = None) -> str:
     """The game as PGN, with date, players, result and the start FEN; ``comments[k]`` (if given) after
-    the k-th move, such as ``{White mates in 23}``."""
+    the k-th move, such as ``{White mates in 12 (23 plies)}``."""
     game = chess.pgn.Game.from_board(board)
     for node, comment in zip(game.mainline(), comments or []):
         node.comment = comment

@@ -326,21 +326,14 @@ def is_mutual_zugzwang(board: chess.Board, sequence: SnSequence) -> bool:
 
 def move_comment(board: chess.Board, move: chess.Move, sequence: SnSequence,
                  outcomes: Optional[List[MoveOutcome]] = None) -> str:
-    """A PGN comment for ``move`` (legal in ``board``): who mates in how many plies after it (``"White
-    mates in 23"``, ``"draw"``, ``"checkmate"``), and ``"; left the best line (Qb7 was better)"`` where a
-    better move was there (a worse result, or the same one further from the best distance).
-    ``outcomes``: :func:`move_outcomes` of ``board``, if already known."""
+    """A PGN comment for ``move`` (legal in ``board``): the outcome of the position after it, in the page's
+    words (:func:`outcome_words`: ``"White mates in 12 (23 plies)"``, ``"Draw"``, ``"White has won:
+    checkmate"``), and ``"; left the best line (Qb7 was better)"`` where a better move was there (a worse
+    result, or the same one further from the best distance).  ``outcomes``: :func:`move_outcomes` of
+    ``board``, if already known."""
     outcomes = outcomes or move_outcomes(board, sequence)
     played = next(o for o in outcomes if o.move == move)
-    mover = "White" if board.turn == chess.WHITE else "Black"
-    other = "Black" if mover == "White" else "White"
-    if played.result == WIN and played.plies == 1:
-        text = "checkmate"
-    elif played.result == DRAW:
-        text = "draw"
-    else:
-        winner = mover if played.result == WIN else other
-        text = f"{winner} mates in {played.plies - 1}"
+    text = _after_words(board.turn, played)
     best = outcomes[0]
     if played.rank != best.rank:
         text += f"; left the best line ({best.san} was better)"

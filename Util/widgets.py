@@ -534,7 +534,7 @@ class ReplayWidget:
 
 def _pgn_comments(path: Path, moves: List[chess.Move]) -> List[str]:
     """The comments after each move in the game's PGN (beside a history file, or the file itself), if it
-    holds the same moves; else none.  Games of notebook 03 say there who mates in how many plies."""
+    holds the same moves; else none.  Games of notebook 03 say there who mates in how many moves (plies)."""
     import chess.pgn
 
     pgn = path.with_suffix(".pgn")

@@ -255,9 +255,9 @@ def test_replay_of_what_was_written(game, tmp_path):
         assert replay.load(path)
         assert replay.slider.max == 15 and text_of(replay.caption) == "start position"
         replay.step(+1)
-        assert text_of(replay.caption) == "ply 1 of 15: Qg6 (White mates in 14)"  # the PGN's comment
+        assert text_of(replay.caption) == "ply 1 of 15: Qg6 (White mates in 7 (14 plies))"  # the PGN's comment, the page's words
         replay.slider.value = 15
-        assert text_of(replay.caption) == "ply 15 of 15: Qh8# (checkmate)" and "lastmove" in replay.board_view.value
+        assert text_of(replay.caption) == "ply 15 of 15: Qh8# (White has won: checkmate)" and "lastmove" in replay.board_view.value
         replay.step(+1)
         assert replay.slider.value == 15
         replay.previous_button.click()
@@ -383,7 +383,8 @@ def test_take_back_comments_and_flip(results, tmp_path):
     with open(session.history.pgn_path, encoding="utf-8") as handle:
         pgn = chess.pgn.read_game(handle)
     comments = [node.comment for node in pgn.mainline()]
-    assert comments == ["White mates in 14", "White mates in 13", "White mates in 12"]
+    # the page's words: moves of the mating side, then plies (the status line says "White mates in 7 (14 plies)")
+    assert comments == ["White mates in 7 (14 plies)", "White mates in 7 (13 plies)", "White mates in 6 (12 plies)"]
     picture = game.board_view.value
     game.flip_button.click()
     assert game.board_view.value != picture
@@ -402,10 +403,10 @@ def test_the_pgn_marks_a_move_that_left_the_best_line_and_the_replay_shows_it(re
         game.text.value = outcomes[-1].san  # the quickest way to be mated
     with open(session.history.pgn_path, encoding="utf-8") as handle:
         comments = [node.comment for node in chess.pgn.read_game(handle).mainline()]
-    assert comments[-1] == "checkmate"
+    assert comments[-1] == "White has won: checkmate"
     left = [c for c in comments if "left the best line" in c]
-    assert comments[0] == "White mates in 11; left the best line (Ke5 was better)"  # Kc4: 12 plies, not 16
-    assert all(re.fullmatch(r"White mates in \d+; left the best line \(K\w+ was better\)", c) for c in left)
+    assert comments[0] == "White mates in 6 (11 plies); left the best line (Ke5 was better)"  # Kc4: 12 plies, not 16
+    assert all(re.fullmatch(r"White mates in \d+ \(\d+ plies?\); left the best line \(K\w+ was better\)", c) for c in left)
     replay = ReplayWidget(tmp_path)
     assert replay.load(session.history.path)
     replay.slider.value = 1
