@@ -156,7 +156,8 @@ class PlayWidget:
         self.take_back_button = widgets.Button(description="Take back", icon="undo",
                                                tooltip="undo your last move and the AI's reply")
         self.flip_button = widgets.Button(description="Flip board", icon="retweet", tooltip="turn the board round")
-        self.flipped = session.person == chess.BLACK and not session.thesis_ai
+        # the person's side at the bottom, in the thesis's game too (Black, defending)
+        self.flipped = session.person == chess.BLACK
         self.verdict = widgets.HTML()
         self.moves = widgets.HTML()  # the move list: numbered SAN, the person's mistakes marked
         self.summary = widgets.HTML()  # at the end of the game
@@ -323,7 +324,7 @@ class PlayWidget:
     def play(self, session: PlaySession) -> None:
         """Switch to another game (another start, table or side)."""
         self.session = session
-        self.flipped = session.person == chess.BLACK and not session.thesis_ai
+        self.flipped = session.person == chess.BLACK
         self._announce_new_game()
 
     def _announce_new_game(self) -> None:

@@ -559,7 +559,9 @@ def test_each_widget_carries_a_static_copy_a_reader_of_the_saved_notebook_can_re
     data = game._static.bundle(game.box, game._static_parts(), game._static_text())
     assert "application/vnd.jupyter.widget-view+json" in data  # the live view, for JupyterLab and Voilà
     assert "<svg" in data["text/html"] and "White mates in 7 (14 plies)" in data["text/html"]
-    assert data["text/plain"].startswith(str(game.session.board)) and "Moves: 1. Qg6" in data["text/plain"]
+    # the person plays Black: Black at the bottom, in the text too
+    turned = game.session.board.transform(chess.flip_vertical).transform(chess.flip_horizontal)
+    assert data["text/plain"].startswith(str(turned)) and "Moves: 1. Qg6" in data["text/plain"]
     game.show_hints()
     data = game._static.bundle(game.box, game._static_parts(), game._static_text())
     assert '<table class="chessai-hints">' in data["text/html"] and "Kd7: loss: mated in 7 (14 plies)" in data["text/plain"]
