@@ -93,6 +93,9 @@ class ChessBoardWidget(anywidget.AnyWidget):
     check = traitlets.Bool(False).tag(sync=True)
     #: The move the person just made (UCI from-square to-square), set by the browser; "" when dealt with.
     move = traitlets.Unicode("").tag(sync=True)
+    #: A move the person tried on the board that is not legal (UCI: a piece dropped or clicked on a square
+    #: it cannot go to; the board put it back), set by the browser; "" when dealt with.
+    refused = traitlets.Unicode("").tag(sync=True)
     #: The board's width and height in pixels.
     size = traitlets.Int(320).tag(sync=True)
 

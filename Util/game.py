@@ -187,8 +187,23 @@ def describe_n(n: int) -> str:
     return f"S_{n}: the AI mates in {plies_text(n)} ({moves} move{'s' if moves != 1 else ''} of White) at most"
 
 
+def example_move(board: chess.Board) -> Optional[Tuple[str, str]]:
+    """A legal move of ``board`` as ``(SAN, UCI)`` for a message's example (the first python-chess lists);
+    None if there is none."""
+    move = next(iter(board.legal_moves), None)
+    return None if move is None else (board.san(move), move.uci())
+
+
+def _how_to_write(board: chess.Board) -> str:
+    example = example_move(board)
+    if example is None:
+        return "there is no legal move here"
+    return f"write UCI like {example[1]} (from-square, to-square) or SAN like {example[0]}"
+
+
 def parse_player_move(board: chess.Board, text: str) -> chess.Move:
-    """The legal move meant by ``text`` (UCI ``e7e6`` or SAN ``Ke6``); ValueError with a helpful message."""
+    """The legal move meant by ``text`` (UCI ``e7e6`` or SAN ``Ke6``); ValueError with a helpful message,
+    its examples legal moves of ``board``."""
     entry = text.strip()
     if not entry:
         raise ValueError(type_a_move(board))
@@ -208,12 +223,12 @@ def parse_player_move(board: chess.Board, text: str) -> chess.Move:
             return lowercase
         raise ValueError(f"{entry} is not legal here. Legal moves: {_legal_list(board)}.") from None
     except chess.AmbiguousMoveError:
-        raise ValueError(f"{entry} is ambiguous; write the move in UCI, like e7e6.") from None
+        raise ValueError(f"{entry} is ambiguous; write the move in UCI, like {_ambiguous_uci(board, entry)}.") from None
     except ValueError:
         lowercase = _lowercase_san(board, entry)
         if lowercase is not None:
             return lowercase
-        raise ValueError(f"'{entry}' is no move: write UCI like e7e6 (from-square, to-square) or SAN like Ke6.") from None
+        raise ValueError(f"'{entry}' is no move: {_how_to_write(board)}.") from None
 
 
 def type_a_move(board: chess.Board) -> str:
@@ -255,9 +270,19 @@ def _lowercase_san(board: chess.Board, entry: str) -> Optional[chess.Move]:
     except chess.IllegalMoveError:
         raise ValueError(f"{entry} is not legal here. Legal moves: {_legal_list(board)}.") from None
     except chess.AmbiguousMoveError:
-        raise ValueError(f"{capitalised} is ambiguous; write the move in UCI, like e7e6.") from None
+        raise ValueError(f"{capitalised} is ambiguous; write the move in UCI, like {_ambiguous_uci(board, capitalised)}.") from None
     except ValueError:
         return None
+
+
+def _ambiguous_uci(board: chess.Board, san: str) -> str:
+    """The UCI of the moves an ambiguous SAN may mean (``"b1d2 or f3d2"``)."""
+    target = san.rstrip("+#")[-2:]
+    pieces = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT}
+    kind = pieces.get(san[:1], chess.PAWN)
+    meant = [m.uci() for m in board.legal_moves if chess.square_name(m.to_square) == target
+             and board.piece_type_at(m.from_square) == kind]
+    return " or ".join(meant) or example_move(board)[1]
 
 
 def _legal_list(board: chess.Board) -> str:

@@ -28,7 +28,7 @@ import ipywidgets as widgets
 from IPython.display import HTML, SVG, display
 
 from .board_widget import ChessBoardWidget, move_from_board, with_metadata
-from .game import PlaySession, type_a_move
+from .game import PlaySession, example_move, type_a_move
 from .game_records import HistoryError, describe_game, history_files, read_history, replay_positions
 from .headless import is_headless
 from .hint_widget import HintTable, hint_rows
@@ -171,6 +171,7 @@ class PlayWidget:
         self.take_back_button.on_click(lambda _button: self.take_back())
         self.flip_button.on_click(lambda _button: self.flip())
         self.board.observe(self._on_board_move, names="move")
+        self.board.observe(self._on_board_refused, names="refused")
         self.hints.observe(self._on_hint_chosen, names="chosen")
         self._last_submission, self._last_entry = float("-inf"), ""
         self._static = _StaticCopy()
@@ -210,8 +211,8 @@ class PlayWidget:
         self.moves.value = move_list_html(self.session.marked_moves())
         self.summary.value = summary_html(self.session) if self.session.over and self.session.judged else ""
         self.text.disabled = self.execute_button.disabled = self.session.over
-        example = next(iter(board.legal_moves), None)
-        self.text.placeholder = (f"your move, e.g. {board.san(example)} or {example.uci()}"
+        example = example_move(board)
+        self.text.placeholder = (f"your move, e.g. {example[0]} or {example[1]}"
                                  if example and not self.session.over else "")
         history = self.session.history
         self.files.value = _html(f"history: {history.path}  |  PGN: {history.pgn_path.name}" if history.written
@@ -249,6 +250,14 @@ class PlayWidget:
             self.submit(move.uci() if move else uci)
         finally:
             self.board.done()
+
+    def _on_board_refused(self, change) -> None:
+        # an illegal drop is a new attempt: its reason replaces the last message (an old error too)
+        if change["new"]:
+            try:
+                self.submit(change["new"])
+            finally:
+                self.board.refused = ""
 
     def _set_text(self, text: str) -> None:
         self.text.unobserve(self._on_text, names="value")

@@ -79,6 +79,9 @@ def test_moves_typed_as_a_person_does(game):
         assert complaint in text_of(game.message)
         assert session.board.fen() == before
         assert game.text.value == entry  # left in the box to be corrected
+    # its examples are legal moves here (the placeholder's), not the thesis's e7e6 / Ke6 of another position
+    game.text.value = "hello"
+    assert text_of(game.message) == "'hello' is no move: write UCI like e7f8 (from-square, to-square) or SAN like Kf8."
     # the AI's first move is not a game of the person's yet: no file until the person moves
     assert not session.history.written and not session.games_dir.exists()
     game.text.value = "Kd7"  # SAN
@@ -588,3 +591,28 @@ def test_a_pawn_promoted_to_a_knight_on_the_board(sequence_of, tmp_path):
     assert game.session.last_judgement.san == "a8=N" and game.session.last_judgement.kind != "best"
     assert knight.result != 1  # a knight cannot mate alone: the verdict calls it what it is
     assert "mistake: turns the win into a draw" in text_of(game.verdict)
+
+
+def test_a_new_attempt_replaces_an_old_error(game):
+    """After a red complaint, the next attempt says its own thing: a legal move on the board, an illegal
+    drop (the board puts the piece back), Enter in the emptied box."""
+    game.text.value = "hello"
+    assert "'hello' is no move" in text_of(game.message)
+    game.board.refused = "e7e5"  # the king dropped two squares away
+    assert text_of(game.message).startswith("e7e5 is not legal here. Legal moves: Kf8 (e7f8)")
+    assert game.board.refused == "" and len(game.session.board.move_stack) == 1  # dealt with, nothing played
+    game.text.value = "hello"
+    game.board.move = "e7d7"  # then a legal move on the board
+    assert text_of(game.message).startswith("You played Kd7. The AI played") and "no move" not in text_of(game.message)
+
+
+@pytest.mark.parametrize("person, flipped", [(chess.BLACK, True), (chess.WHITE, False)])
+def test_the_board_shows_the_persons_side_at_the_bottom(results, tmp_path, person, flipped):
+    """In the thesis's game (the person Black against the AI's queen) as in any other: the person's side at
+    the bottom; a game the chooser starts does the same."""
+    board = create_board(START_WHITE, START_BLACK, white_to_move=person == chess.WHITE)
+    game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path / "games", person=person))
+    assert game.flipped == flipped and game.board.orientation == ("black" if flipped else "white")
+    other = not person
+    game.play(PlaySession(board, table_for(board, results), tmp_path / "games", person=other))
+    assert game.board.orientation == ("white" if flipped else "black")

@@ -2,9 +2,10 @@
 // Python owns the game: it sends the position (fen), the side at the bottom (orientation), the legal
 // moves (legal: {from: [to, ...]}), the last move and check; a move the person drags or clicks comes
 // back as `move` (UCI, without a promotion letter: Python completes it), which Python clears once it
-// has dealt with it. A pawn reaching the last rank asks which piece it becomes (a small picker over
-// the board, as the trainer page's); the move then comes back with its letter (e7e8n). Bundled by
-// scripts/setup.sh (esbuild) into web/dist/widget.js and widget.css.
+// has dealt with it; a drop on a square the piece cannot go to comes back as `refused` (UCI). A pawn
+// reaching the last rank asks which piece it becomes (a small picker over the board, as the trainer
+// page's); the move then comes back with its letter (e7e8n). Bundled by scripts/setup.sh (esbuild) into
+// web/dist/widget.js and widget.css.
 import { Chessground } from '@lichess-org/chessground';
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
@@ -48,8 +49,16 @@ function render({ model, el }) {
   sized();
   outer.append(wrap, picker);
   el.append(outer);
+  let sent = false; // whether a move went to Python since the last press on the board
   const send = (uci) => {
+    sent = true;
     model.set('move', uci);
+    model.save_changes();
+  };
+  // a piece dropped (or a second click) on a square it cannot go to: chessground just puts it back, so
+  // tell Python (`refused`, UCI), which says why in place of whatever message was there
+  const refuse = (uci) => {
+    model.set('refused', uci);
     model.save_changes();
   };
   // the pawn has reached the last rank: ask for the piece, then send the move with its letter
@@ -98,6 +107,31 @@ function render({ model, el }) {
       },
     },
   });
+  const keyAt = (event) => ground.getKeyAtDomPos([event.clientX, event.clientY]);
+  let pressed = null; // the square of a movable piece the pointer went down on
+  const down = (event) => {
+    const legal = model.get('legal') || {};
+    const key = keyAt(event);
+    const selected = ground.state.selected;
+    sent = false;
+    pressed = key && legal[key] ? key : null;
+    if (selected && key && key !== selected && legal[selected] && !legal[selected].includes(key) && !legal[key]) {
+      refuse(selected + key);
+    }
+  };
+  const up = (event) => {
+    if (!pressed) return;
+    const orig = pressed;
+    const dest = keyAt(event);
+    pressed = null;
+    // after chessground has handled the drop (a legal one is sent as a move)
+    setTimeout(() => {
+      const legal = model.get('legal') || {};
+      if (!sent && dest && dest !== orig && legal[orig] && !legal[orig].includes(dest)) refuse(orig + dest);
+    }, 50);
+  };
+  wrap.addEventListener('pointerdown', down, true);
+  window.addEventListener('pointerup', up, true);
   const update = () => {
     picker.hidden = true;
     ground.set(config(model));
@@ -116,6 +150,8 @@ function render({ model, el }) {
     for (const name of names) model.off(`change:${name}`, update);
     model.off('change:move', cleared);
     model.off('change:size', resized);
+    wrap.removeEventListener('pointerdown', down, true);
+    window.removeEventListener('pointerup', up, true);
     ground.destroy();
   };
 }
