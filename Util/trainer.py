@@ -452,22 +452,21 @@ def distances_text(sequence: SnSequence, white_to_move: bool, draws: Optional[bo
 
 def start_refusal(sequence: SnSequence, white_to_move: bool, outcome: str, min_plies: int,
                   draws: Optional[bool] = None) -> Optional[str]:
-    """Why :func:`random_start` can give no position for these choices, with the distances that exist
-    (:func:`distances_text`); None if it can.  ``outcome`` is for the side to move."""
+    """Why :func:`random_start` can give no position for these choices, in one sentence with the distances
+    that exist (``"No win for White to move in at least 400 plies: KQvK has them in 1–19 plies."``); None
+    if it can.  ``outcome`` is for the side to move; ``min_plies`` is the chooser's "in at least (plies)"."""
     if outcome not in ("win", "draw", "loss"):
         return f"outcome is {outcome!r}; choose win, draw or loss"
     if min_plies < 0:
-        return f"min plies is {min_plies}: give 0 or more"
-    found = distances(sequence, white_to_move)
-    text = distances_text(sequence, white_to_move, draws)
+        return f"'in at least (plies)' is {min_plies}: give 0 or more."
+    mover = "White" if white_to_move else "Black"
     if outcome == "draw":
         draws = has_draws(sequence, white_to_move) if draws is None else draws
-        return None if draws else f"{text}. No drawn position found: choose win or loss."
-    plies = list(found[outcome])
-    mover = "White" if white_to_move else "Black"
+        return None if draws else f"No drawn position found in {sequence.material} with {mover} to move: choose win or loss."
+    plies = list(distances(sequence, white_to_move)[outcome])
     if not plies:
-        return f"{text}. So {mover} to move can get no {outcome}: choose another outcome or side to move."
+        return f"{mover} to move never gets a {outcome} in {sequence.material}: choose another outcome or side to move."
     if plies[-1] < max(min_plies, 1):
-        return (f"{text}. No {outcome} for {mover} in at least {min_plies} plies: choose a min plies of at most "
-                f"{plies[-1]}.")
+        return (f"No {outcome} for {mover} to move in at least {min_plies} plies: {sequence.material} has them in "
+                f"{plies_ranges(plies)} plies.")
     return None

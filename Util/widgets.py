@@ -379,9 +379,13 @@ class GameChooser:
         self.start_button.on_click(lambda _button: self.start())
         for control in (self.material, self.to_move):
             control.observe(lambda _change: self.show_ranges(), names="value")
+        # a draw has no distance
+        self.outcome.observe(lambda change: setattr(self.min_plies, "disabled", change["new"] == "draw"),
+                             names="value")
+        wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         self.box = widgets.VBox([widgets.HTML("<b>Another game:</b> a random position of a table"),
-                                 widgets.HBox([self.material, self.play_as, self.to_move]),
-                                 widgets.HBox([self.outcome, self.min_plies, self.start_button]),
+                                 widgets.HBox([self.material, self.play_as, self.to_move], layout=wrap),
+                                 widgets.HBox([self.outcome, self.min_plies, self.start_button], layout=wrap),
                                  self.ranges, self.message])
         self._static = _StaticCopy()
         self.show_ranges()

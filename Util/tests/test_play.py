@@ -476,7 +476,8 @@ def test_a_random_game_of_a_chosen_kind_from_the_page(results, tmp_path):
     assert session.person == chess.WHITE and session.board.turn == chess.WHITE and n >= 15 and n % 2 == 1
     assert text_of(game.status) == f"White (Player) to move. White mates in {(n + 1) // 2} ({n} plies)."
     chooser.to_move.value, chooser.outcome.value = "black", "win"  # a lone king never mates
-    assert not chooser.start() and "So Black to move can get no win" in text_of(chooser.message)
+    assert not chooser.start()
+    assert text_of(chooser.message) == "Black to move never gets a win in KQvK: choose another outcome or side to move."
     assert game.session is session  # unchanged
 
 
@@ -547,8 +548,12 @@ def test_the_chooser_says_which_distances_exist_and_refuses_others_with_them(res
     chooser.min_plies.value = 400  # not clamped: refused, with the range
     session = game.session
     assert not chooser.start() and chooser.min_plies.value == 400 and game.session is session
-    assert text_of(chooser.message) == (f"{distances_text(sequence, True)}. No win for White in at least 400 plies: "
-                                        f"choose a min plies of at most {wins[-1]}.")
+    # the reason and the range in one sentence, the field named as its label names it
+    assert text_of(chooser.message) == f"No win for White to move in at least 400 plies: KQvK has them in 1–{wins[-1]} plies."
+    chooser.outcome.value = "draw"  # a draw has no distance: the field is off
+    assert chooser.min_plies.disabled
+    chooser.outcome.value = "win"
+    assert not chooser.min_plies.disabled
     chooser.min_plies.value = wins[-1]
     assert chooser.start() and game.session.sequence.value(game.session.board) == wins[-1]
     assert text_of(chooser.message).startswith(
