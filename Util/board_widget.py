@@ -16,6 +16,8 @@ what to run, and the notebook still runs.
 
 from __future__ import annotations
 
+import os
+import warnings
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -25,14 +27,47 @@ import traitlets
 
 #: Where scripts/setup.sh puts the bundle (web/dist is not committed).
 BUNDLE_DIR = Path(__file__).resolve().parents[1] / "web" / "dist"
+#: The JavaScript and CSS the bundles are built from.
+SOURCE_DIR = Path(__file__).resolve().parents[1] / "web" / "src"
+
+_warned_stale: set = set()
 
 
+class StaleBundleWarning(UserWarning):
+    """A bundle in web/dist is older than a file of web/src: the page runs yesterday's JavaScript."""
 
-def read_bundle(name: str) -> str:
-    """The text of ``web/dist/<name>``; if it is not built, a module (for ``.js``) that says what to run,
-    or an empty style sheet (for ``.css``)."""
-    path = BUNDLE_DIR / name
+
+def newer_sources(bundle: Path, source_dir: Path = SOURCE_DIR) -> List[str]:
+    """The names of the files in ``source_dir`` changed after ``bundle`` was built (one stat per file:
+    web/src holds a dozen), sorted; none if either is missing."""
+    try:
+        built = bundle.stat().st_mtime
+        return sorted(entry.name for entry in os.scandir(source_dir)
+                      if entry.is_file() and entry.stat().st_mtime > built)
+    except FileNotFoundError:
+        return []
+
+
+def warn_if_stale(bundle: Path, source_dir: Path = SOURCE_DIR) -> None:
+    """Warn (once per bundle) when ``bundle`` is older than a file of ``source_dir``, naming the command
+    that rebuilds it."""
+    if bundle in _warned_stale:
+        return
+    newer = newer_sources(bundle, source_dir)
+    if newer:
+        _warned_stale.add(bundle)
+        warnings.warn(f"{bundle} is older than {', '.join(newer)} in {source_dir}: the widget runs the old "
+                      "JavaScript. Rebuild it with 'bash scripts/setup.sh' (or 'cd web && npm run build'), then "
+                      "restart the kernel.", StaleBundleWarning, stacklevel=3)
+
+
+def read_bundle(name: str, bundle_dir: Path = BUNDLE_DIR, source_dir: Path = SOURCE_DIR) -> str:
+    """The text of ``web/dist/<name>`` (a :class:`StaleBundleWarning` if web/src changed after it was
+    built); if it is not built, a module (for ``.js``) that says what to run, or an empty style sheet
+    (for ``.css``)."""
+    path = bundle_dir / name
     if path.exists():
+        warn_if_stale(path, source_dir)
         return path.read_text(encoding="utf-8")
     if not name.endswith(".js"):
         return ""

@@ -3,12 +3,15 @@ move made on it taking the same path through the game as a typed one (the browse
 
 from __future__ import annotations
 
+import os
 import re
+import warnings
 
 import chess
 import pytest
 
-from Util.board_widget import BUNDLE_DIR, ChessBoardWidget, legal_destinations, move_from_board
+from Util.board_widget import (BUNDLE_DIR, ChessBoardWidget, StaleBundleWarning, legal_destinations, move_from_board,
+                                read_bundle)
 from Util.calculation import calculate
 from Util.game import PlaySession, create_board, table_for
 from Util.game_records import read_history
@@ -106,3 +109,23 @@ def test_a_refused_board_move_changes_nothing_and_is_cleared(results, tmp_path):
     assert "e7e6 is not legal here" in text_of(game.message)
     assert game.session.board.fen() == before and game.board.fen == before and game.board.move == ""
     assert not game.session.history.written
+
+
+def test_a_bundle_older_than_its_sources_is_warned_about_once(tmp_path):
+    """A checkout whose web/src changed after the last build: one warning naming the newer file and the
+    command that rebuilds; none once rebuilt."""
+    dist, src = tmp_path / "dist", tmp_path / "src"
+    dist.mkdir(), src.mkdir()
+    (dist / "widget.js").write_text("export default {};")
+    (src / "widget.js").write_text("// newer")
+    (src / "hints.js").write_text("// as old as the bundle")
+    os.utime(dist / "widget.js", (1_000_000, 1_000_000))
+    os.utime(src / "hints.js", (1_000_000, 1_000_000))
+    with pytest.warns(StaleBundleWarning, match=r"widget\.js is older than widget\.js in .*src.*'bash scripts/setup\.sh'"):
+        assert read_bundle("widget.js", dist, src) == "export default {};"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_bundle("widget.js", dist, src)  # once is enough
+        os.utime(dist / "widget.js")  # rebuilt: now newer than its sources
+        (dist / "hints.js").write_text("export default {};")
+        read_bundle("hints.js", dist, src)
