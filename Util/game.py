@@ -184,7 +184,8 @@ def describe_n(n: int) -> str:
     if n == 0:
         return "S_0: Black is checkmated"
     moves = (n + 1) // 2
-    return f"S_{n}: the AI mates in {plies_text(n)} ({moves} move{'s' if moves != 1 else ''} of White) at most"
+    return (f"S_{n}: the AI mates in {plies_text(n)} ({moves} move{'s' if moves != 1 else ''} of White) against "
+            "the best defence, sooner if the defence errs")
 
 
 def example_move(board: chess.Board) -> Optional[Tuple[str, str]]:

@@ -165,10 +165,15 @@ class Judgement:
     def sentence(self) -> str:
         """``"Kd7 — best move. Before it: White mates in 7 (14 plies); after it: White mates in 7 (13
         plies)."``; a worse move also names the best one and where it leads."""
-        text = f"{self.san} — {self.label}. Before it: {self.before}; after it: {self.after}"
+        text = f"{self.san} — {self.label}. Before it: {_mid(self.before)}; after it: {_mid(self.after)}"
         if self.kind != BEST:
-            text += f"; after {self.best_san} (best): {self.best_after}"
+            text += f"; after {self.best_san} (best): {_mid(self.best_after)}"
         return text + "."
+
+
+def _mid(words: str) -> str:
+    """:func:`outcome_words` inside a sentence: ``"draw"`` for its ``"Draw"``."""
+    return "draw" if words == "Draw" else words
 
 
 def _after_words(mover: chess.Color, outcome: MoveOutcome) -> str:
@@ -433,6 +438,21 @@ def plies_ranges(plies: List[int]) -> str:
     return ", ".join(parts)
 
 
+def moves_ranges(plies: List[int]) -> str:
+    """``[2, 14, 16, 18]`` -> ``"1 or 7–9 moves"``: the distances in moves of the mating side (plies / 2,
+    rounded up), gaps and all."""
+    moves = sorted({math.ceil(p / 2) for p in plies})
+    parts, i = [], 0
+    while i < len(moves):
+        j = i
+        while j + 1 < len(moves) and moves[j + 1] == moves[j] + 1:
+            j += 1
+        parts.append(f"{moves[i]}–{moves[j]}" if j > i else f"{moves[i]}")
+        i = j + 1
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+    return f"{text} move{'' if moves == [1] else 's'}"
+
+
 def distances_text(sequence: SnSequence, white_to_move: bool, draws: Optional[bool] = None) -> str:
     """What a random start of the table can give, as a player says it: ``"KQvK, White to move: White mates
     in 1–10 moves (1–19 plies); draws exist; Black never mates"``.  ``draws``: :func:`has_draws`, if known."""
@@ -441,8 +461,7 @@ def distances_text(sequence: SnSequence, white_to_move: bool, draws: Optional[bo
     parts = []
     for winner, plies in ((mover, list(found["win"])), (other, list(found["loss"]))):
         if plies:
-            low, high = math.ceil(plies[0] / 2), math.ceil(plies[-1] / 2)
-            moves = f"{low}–{high} moves" if high > low else f"{low} move{'s' if low != 1 else ''}"
+            moves = moves_ranges(plies)
             parts.append(f"{winner} mates in {moves} ({plies_ranges(plies)} {'ply' if plies == [1] else 'plies'})")
     draws = has_draws(sequence, white_to_move) if draws is None else draws
     parts.append("draws exist" if draws else "no draw found")

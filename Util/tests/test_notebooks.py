@@ -270,7 +270,7 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     played, _, games = notebooks_03_04
     text = stdout(played)
     assert ("KQvK, White to move: White mates in 8 (15 plies); S_15: the AI mates in 15 plies (8 moves of White) "
-            "at most") in text
+            "against the best defence, sooner if the defence errs") in text
     assert "SetupError: 'i9' in WHITE_POSITIONS[queen] is not a square" in text
     assert "SetupError: the kings touch (e1 and e2)" in text
     assert "announced: mate in 15 plies; played: 15 plies" in text and "8. Qh8#" in text

@@ -76,7 +76,7 @@ def test_verdicts_name_the_best_move_and_count_each_distance_from_its_own_positi
     assert board.is_valid()
     blunder = judge_move(board, chess.Move.from_uci("b1c2"), sequence)  # the king takes it
     assert blunder.kind == WORSE and blunder.label == "mistake: turns the win into a draw"
-    assert "after it: Draw;" in blunder.sentence
+    assert "after it: draw;" in blunder.sentence  # mid-sentence: lower case
     assert len({KIND_COLOURS[k] for k in (BEST, SLOWER, WORSE)}) == 3  # green, orange, red
 
 
@@ -106,7 +106,7 @@ def test_a_defender_who_hastens_mate_or_loses_a_draw_gets_the_matching_kind(sequ
     assert outcomes[0].result == DRAW and losing, "no drawn KRvKR position with a losing move in 40 seeds"
     judged = judge_move(board, losing[0].move, sequence, outcomes)
     assert judged.kind == WORSE and judged.label == "mistake: turns the draw into a loss"
-    assert judged.sentence.split("Before it: ")[1].startswith("Draw; after it: Black mates in ")
+    assert judged.sentence.split("Before it: ")[1].startswith("draw; after it: Black mates in ")
 
 
 def test_the_chooser_ranges_come_from_the_table(sequence_of):
@@ -136,6 +136,14 @@ def test_the_chooser_ranges_come_from_the_table(sequence_of):
     assert start_refusal(sequence, False, "win", 1) == \
         "Black to move never gets a win in KQvK: choose another outcome or side to move."
     assert start_refusal(sequence, False, "draw", 0) is None  # Black to move: stalemates and captures
+
+
+def test_distances_in_moves_show_the_gaps_the_plies_show():
+    from Util.trainer import moves_ranges, plies_ranges
+
+    assert (moves_ranges([2, 14, 16, 18]), plies_ranges([2, 14, 16, 18])) == ("1 or 7–9 moves", "2, 14–18")
+    assert moves_ranges([1, 3, 5]) == "1–3 moves" and moves_ranges([1]) == "1 move"
+    assert moves_ranges([1, 7, 11, 12]) == "1, 4 or 6 moves"
 
 
 @pytest.mark.slow  # every board of several tables against Syzygy
