@@ -17,6 +17,7 @@ what to run, and the notebook still runs.
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -37,23 +38,25 @@ class StaleBundleWarning(UserWarning):
     """A bundle in web/dist is older than a file of web/src: the page runs yesterday's JavaScript."""
 
 
-def newer_sources(bundle: Path, source_dir: Path = SOURCE_DIR) -> List[str]:
-    """The names of the files in ``source_dir`` changed after ``bundle`` was built (one stat per file:
-    web/src holds a dozen), sorted; none if either is missing."""
+def newer_sources(bundle: Path, source_dir: Path = SOURCE_DIR, text: str = "") -> List[str]:
+    """The names of the files of ``source_dir`` changed after ``bundle`` was built, sorted: those the
+    bundle's ``text`` names (esbuild marks each module ``// src/widget.js``, ``/* src/coords.css */``), or
+    every file if it names none.  One stat per file; none if either is missing."""
+    named = set(re.findall(r"(?://|/\*) src/([\w.-]+)", text))
     try:
         built = bundle.stat().st_mtime
         return sorted(entry.name for entry in os.scandir(source_dir)
-                      if entry.is_file() and entry.stat().st_mtime > built)
+                      if entry.is_file() and (not named or entry.name in named) and entry.stat().st_mtime > built)
     except FileNotFoundError:
         return []
 
 
-def warn_if_stale(bundle: Path, source_dir: Path = SOURCE_DIR) -> None:
-    """Warn (once per bundle) when ``bundle`` is older than a file of ``source_dir``, naming the command
-    that rebuilds it."""
+def warn_if_stale(bundle: Path, source_dir: Path = SOURCE_DIR, text: str = "") -> None:
+    """Warn (once per bundle) when ``bundle`` (whose content is ``text``) is older than a file of
+    ``source_dir`` it was built from, naming the command that rebuilds it."""
     if bundle in _warned_stale:
         return
-    newer = newer_sources(bundle, source_dir)
+    newer = newer_sources(bundle, source_dir, text)
     if newer:
         _warned_stale.add(bundle)
         warnings.warn(f"{bundle} is older than {', '.join(newer)} in {source_dir}: the widget runs the old "
@@ -67,8 +70,9 @@ def read_bundle(name: str, bundle_dir: Path = BUNDLE_DIR, source_dir: Path = SOU
     (for ``.css``)."""
     path = bundle_dir / name
     if path.exists():
-        warn_if_stale(path, source_dir)
-        return path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+        warn_if_stale(path, source_dir, text)
+        return text
     if not name.endswith(".js"):
         return ""
     return ("export default { render({ el }) { el.textContent = "
