@@ -148,7 +148,9 @@ class PlayWidget:
         self.status = widgets.HTML()
         self.message = widgets.HTML()
         self.files = widgets.HTML()
-        self.text = widgets.Text(description="Move:", continuous_update=False)
+        # wide enough for the placeholder ("your move, e.g. Qxc6+ or c4c5"), narrow enough for a phone
+        self.text = widgets.Text(description="Move:", continuous_update=False, style={"description_width": "initial"},
+                                 layout=widgets.Layout(width="19em", max_width="100%"))
         self.execute_button = widgets.Button(description="Execute Move", icon="check", tooltip="play the move typed")
         self.new_game_button = widgets.Button(description="New game", icon="refresh", tooltip="start again")
         self.hint_button = widgets.Button(description="Hint", icon="lightbulb-o",
@@ -161,7 +163,8 @@ class PlayWidget:
         self.verdict = widgets.HTML()
         self.moves = widgets.HTML()  # the move list: numbered SAN, the person's mistakes marked
         self.summary = widgets.HTML()  # at the end of the game
-        self.hints = HintTable()
+        # a long list (28 moves) scrolls in place rather than pushing the chooser below it down the page
+        self.hints = HintTable(layout=widgets.Layout(max_height="16em", overflow="auto"))
         self._hints_fen = ""  # the position the hint table is about
         self.text.observe(self._on_text, names="value")
         self.text.on_msg(self._on_text_message)
@@ -175,12 +178,19 @@ class PlayWidget:
         self.hints.observe(self._on_hint_chosen, names="chosen")
         self._last_submission, self._last_entry = float("-inf"), ""
         self._static = _StaticCopy()
+        for button in (self.execute_button, self.hint_button, self.take_back_button, self.new_game_button,
+                       self.flip_button):
+            button.layout = widgets.Layout(width="auto")
+        # in a narrow window the buttons wrap onto further lines, and the column beside the board goes
+        # below it (it needs 280px to read): nothing is cut off or hidden behind the board
         controls = widgets.HBox([self.text, self.execute_button, self.hint_button, self.take_back_button,
-                                 self.new_game_button, self.flip_button])
+                                 self.new_game_button, self.flip_button],
+                                layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         side = widgets.VBox([self.status, controls, self.message, self.verdict, self.hints, self.moves,
                              self.summary, self.files],
-                            layout=widgets.Layout(margin="0 0 0 1em", flex="1 1 auto"))
-        self.box = widgets.HBox([self.board, side])
+                            layout=widgets.Layout(margin="0 0 0 1em", flex="1 1 280px", min_width="280px"))
+        self.box = widgets.HBox([self.board, side], layout=widgets.Layout(flex_flow="row wrap",
+                                                                          align_items="flex-start"))
         self._show_reply()
         self.refresh()
 
@@ -363,12 +373,15 @@ class GameChooser:
                                          layout=widgets.Layout(width="12em"),
                                          value=game.session.sequence.material.name
                                          if game.session.sequence.material.name in tables else None)
-        self.play_as = widgets.ToggleButtons(options=["white", "black"], description="I play:", style=toggle,
+        # each label a widget of its own beside its buttons: a toggle's own description sits above them
+        self.play_as = widgets.ToggleButtons(options=["white", "black"], style=toggle,
+                                             layout=widgets.Layout(width="auto"),
                                              value="white" if game.session.person == chess.WHITE else "black")
-        self.to_move = widgets.ToggleButtons(options=["white", "black"], description="To move:", style=toggle,
+        self.to_move = widgets.ToggleButtons(options=["white", "black"], style=toggle,
+                                             layout=widgets.Layout(width="auto"),
                                              value="white" if game.session.start.turn == chess.WHITE else "black")
-        self.outcome = widgets.Dropdown(options=["win", "draw", "loss"], description="It gets:", style=label,
-                                        layout=widgets.Layout(width="10em"),
+        self.outcome = widgets.Dropdown(options=["win", "draw", "loss"], description="The side to move gets:",
+                                        style=label, layout=widgets.Layout(width="16em"),
                                         tooltip="the result of the side to move with best play")
         self.min_plies = widgets.IntText(value=1, description="in at least (plies):", style=label,
                                          layout=widgets.Layout(width="16em"))
@@ -384,11 +397,17 @@ class GameChooser:
                              names="value")
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         self.box = widgets.VBox([widgets.HTML("<b>Another game:</b> a random position of a table"),
-                                 widgets.HBox([self.material, self.play_as, self.to_move], layout=wrap),
+                                 widgets.HBox([self.material, self._labelled("I play:", self.play_as),
+                                               self._labelled("To move:", self.to_move)], layout=wrap),
                                  widgets.HBox([self.outcome, self.min_plies, self.start_button], layout=wrap),
                                  self.ranges, self.message])
         self._static = _StaticCopy()
         self.show_ranges()
+
+    @staticmethod
+    def _labelled(text: str, control: widgets.Widget) -> widgets.HBox:
+        return widgets.HBox([widgets.Label(text, layout=widgets.Layout(margin="0 4px 0 1em")), control],
+                            layout=widgets.Layout(align_items="center"))
 
     def _ipython_display_(self) -> None:
         self._static.show(self.box, [_html(self.describe())], self.describe())
