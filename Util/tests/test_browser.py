@@ -118,6 +118,29 @@ def _square_centre(page, square: str, orientation: str) -> tuple:
     return box["x"] + (column + 0.5) * box["width"] / 8, box["y"] + (row + 0.5) * box["height"] / 8
 
 
+def _assert_coordinates_on_their_squares(page, orientation: str) -> None:
+    """Each file letter inside its file's column at the foot of the board, each rank number inside its
+    rank's row, none cut off, and big enough to read."""
+    board = page.locator(".chessai-board cg-board").first.bounding_box()
+    square = board["width"] / 8
+    for label, kind in (("a", "files"), ("h", "files"), ("1", "ranks"), ("8", "ranks")):
+        coord = page.locator(f".chessai-board coords.{kind} coord").filter(has_text=re.compile(f"^{label}$")).first
+        box = coord.evaluate("""c => { const range = document.createRange(); range.selectNodeContents(c);
+                                        const r = range.getBoundingClientRect();
+                                        return { x: r.x, y: r.y, width: r.width, height: r.height }; }""")
+        assert box["width"] > 0 and box["height"] >= 9, (label, box)  # the text itself, not its flex cell
+        if kind == "files":
+            column = "abcdefgh".index(label) if orientation == "white" else 7 - "abcdefgh".index(label)
+            left, top = board["x"] + column * square, board["y"] + 7 * square
+        else:
+            row = 8 - int(label) if orientation == "white" else int(label) - 1
+            left, top = board["x"] + 7 * square, board["y"] + row * square  # in the right-hand column
+        assert left <= box["x"] and box["x"] + box["width"] <= left + square, (label, box, board)
+        assert top <= box["y"] and box["y"] + box["height"] <= top + square, (label, box, board)
+    size = page.locator(".chessai-board coords.files coord").first.evaluate("c => parseFloat(getComputedStyle(c).fontSize)")
+    assert size >= 11, size
+
+
 def _wait_for_board(page, condition, timeout_s: float = 30) -> dict:
     """The board's state once ``condition(state)`` holds; fails with the last state after ``timeout_s``."""
     deadline, state = time.monotonic() + timeout_s, None
@@ -259,7 +282,26 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
             page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7")).first.wait_for(timeout=30_000)
             before = _wait_for_board(page, lambda state: state["pieces"].get("e7") == "black king")
             assert before["lastMove"] == ["a6", "g6"]  # the AI's first move, as the history will say
+            assert before["orientation"] == "black"  # the person's side at the bottom
+            _assert_coordinates_on_their_squares(page, "black")
             page.locator(".chessai-board cg-board").first.scroll_into_view_if_needed()
+
+            # a complaint, then the king dropped where it cannot go (the board puts it back): the drop's
+            # reason replaces the complaint
+            box = page.locator(".widget-text input").first
+            box.fill("hello")
+            box.press("Enter")
+            complaint = page.get_by_text(re.compile(r"'hello' is no move: write UCI like e7f8")).first
+            complaint.wait_for(timeout=30_000)
+            x, y = _square_centre(page, "e7", before["orientation"])
+            page.mouse.move(x, y)
+            page.mouse.down()
+            x, y = _square_centre(page, "e5", before["orientation"])
+            page.mouse.move(x, y, steps=8)
+            page.mouse.up()
+            page.get_by_text(re.compile(r"^e7e5 is not legal here\. Legal moves: Kf8")).first.wait_for(timeout=30_000)
+            assert complaint.count() == 0
+            assert _board_state(page)["pieces"].get("e7") == "black king"
 
             x, y = _square_centre(page, "e7", before["orientation"])
             page.mouse.move(x, y)
@@ -342,7 +384,7 @@ def test_the_page_opens_on_the_game_and_another_game_replaces_it(tmp_path):
             plies.press("Enter")
             page.get_by_role("button", name="Random game").first.click()
             high = max(distances(sequence, True)["win"])
-            page.get_by_text(re.compile(rf"No win for White in at least 400 plies: choose a min plies of at most {high}\.")
+            page.get_by_text(f"No win for White to move in at least 400 plies: KQvK has them in 1–{high} plies."
                              ).first.wait_for(timeout=30_000)
             assert plies.input_value() == "400"  # refused, not clamped
 
@@ -357,7 +399,23 @@ def test_the_page_opens_on_the_game_and_another_game_replaces_it(tmp_path):
             assert page.get_by_text(re.compile(r"^Black \(Player\) to move")).count() == 0
             assert page.get_by_text("The AI played Qg6").count() == 0
             assert abs(page.locator(".chessai-board").first.bounding_box()["y"] - board["y"]) < 1  # still first
+            _wait_for_board(page, lambda state: state["orientation"] == "white")  # the person plays White now
+            _assert_coordinates_on_their_squares(page, "white")
+            status = page.get_by_text(re.compile(r"^White \(Player\) to move\.")).first
+            assert status.bounding_box()["x"] > board["x"] + board["width"]  # wide: the column beside the board
             page.screenshot(path=str(tmp_path / "second_game.png"))
+
+            # a phone-sized window: the column goes below the board, every button on the screen, the status
+            # line readable (not one word a line), nothing to scroll sideways for
+            page.set_viewport_size({"width": 420, "height": 800})
+            page.wait_for_timeout(500)
+            board = page.locator(".chessai-board").first.bounding_box()
+            line = status.bounding_box()
+            assert line["y"] >= board["y"] + board["height"] and line["width"] >= 250, (line, board)
+            for name in ("Execute Move", "Hint", "Take back", "New game", "Flip board", "Random game"):
+                button = page.get_by_role("button", name=name).first.bounding_box()
+                assert button["x"] >= 0 and button["x"] + button["width"] <= 420, (name, button)
+            page.screenshot(path=str(tmp_path / "narrow.png"), full_page=True)
     assert "Traceback" not in log.read_text()
 
 

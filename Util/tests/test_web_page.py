@@ -273,6 +273,16 @@ def test_the_page_fits_a_phone(server):
         assert width <= 390, width  # nothing sticks out sideways
         board = page.locator("#board cg-board").bounding_box()
         assert board["width"] >= 300 and board["x"] >= 0 and board["x"] + board["width"] <= 390
+        square = board["width"] / 8
+        # each file letter in its own column at the foot, each rank number in its row (White at the bottom)
+        for label, kind, left, top in (("a", "files", 0, 7), ("h", "files", 7, 7), ("8", "ranks", 7, 0),
+                                       ("1", "ranks", 7, 7)):
+            box = page.locator(f"#board coords.{kind} coord").filter(has_text=re.compile(f"^{label}$")).evaluate(
+                """c => { const range = document.createRange(); range.selectNodeContents(c);
+                         const r = range.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; }""")
+            x0, y0 = board["x"] + left * square, board["y"] + top * square
+            assert x0 <= box["x"] and box["x"] + box["w"] <= x0 + square, (label, box, board)
+            assert y0 <= box["y"] and box["y"] + box["h"] <= y0 + square, (label, box, board)
         for name in ("Analyse", "Practice", "Random start", "Edit board"):
             tab = page.get_by_role("tab", name=name).bounding_box()
             assert tab["x"] >= 0 and tab["x"] + tab["width"] <= 390, name
