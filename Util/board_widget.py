@@ -160,5 +160,6 @@ class ChessBoardWidget(anywidget.AnyWidget):
         return data, metadata
 
     def done(self) -> None:
-        """Say the move was dealt with: the browser shows the position it was last given again."""
-        self.move = ""
+        """Say the move (or the refused one) was dealt with: the browser shows the position it was last
+        given again."""
+        self.move = self.refused = ""

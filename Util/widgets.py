@@ -132,6 +132,21 @@ def summary_html(session: PlaySession) -> str:
     return f'<div class="chessai-summary"><b>{html.escape(head)}</b> Mistakes:<ul>{items}</ul></div>'
 
 
+def _button(description: str, icon: str, tooltip: str) -> widgets.Button:
+    """A button as wide as its words (at the default width five of them need 750px)."""
+    return widgets.Button(description=description, icon=icon, tooltip=tooltip, layout=widgets.Layout(width="auto"))
+
+
+def beside_or_below(board: widgets.Widget, controls: List[widgets.Widget], column: List[widgets.Widget]):
+    """The board with a column beside it: ``column``'s first item, then ``controls`` in a row that wraps,
+    then the rest.  Where the window is too narrow for both (the column needs 280px) the column goes
+    below the board: nothing is cut off or hidden behind the board."""
+    row = widgets.HBox(controls, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+    side = widgets.VBox(column[:1] + [row] + column[1:],
+                        layout=widgets.Layout(margin="0 0 0 1em", flex="1 1 280px", min_width="280px"))
+    return widgets.HBox([board, side], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+
+
 class PlayWidget:
     """Board (drag or click a piece), status line, input box with "Execute Move" (Enter submits), "New game",
     messages; a move on the board and a typed one take the same path (:meth:`submit`)."""
@@ -151,13 +166,11 @@ class PlayWidget:
         # wide enough for the placeholder ("your move, e.g. Qxc6+ or c4c5"), narrow enough for a phone
         self.text = widgets.Text(description="Move:", continuous_update=False, style={"description_width": "initial"},
                                  layout=widgets.Layout(width="19em", max_width="100%"))
-        self.execute_button = widgets.Button(description="Execute Move", icon="check", tooltip="play the move typed")
-        self.new_game_button = widgets.Button(description="New game", icon="refresh", tooltip="start again")
-        self.hint_button = widgets.Button(description="Hint", icon="lightbulb-o",
-                                          tooltip="every legal move with its outcome, best first")
-        self.take_back_button = widgets.Button(description="Take back", icon="undo",
-                                               tooltip="undo your last move and the AI's reply")
-        self.flip_button = widgets.Button(description="Flip board", icon="retweet", tooltip="turn the board round")
+        self.execute_button = _button("Execute Move", "check", "play the move typed")
+        self.new_game_button = _button("New game", "refresh", "start again")
+        self.hint_button = _button("Hint", "lightbulb-o", "every legal move with its outcome, best first")
+        self.take_back_button = _button("Take back", "undo", "undo your last move and the AI's reply")
+        self.flip_button = _button("Flip board", "retweet", "turn the board round")
         # the person's side at the bottom, in the thesis's game too (Black, defending)
         self.flipped = session.person == chess.BLACK
         self.verdict = widgets.HTML()
@@ -173,24 +186,14 @@ class PlayWidget:
         self.hint_button.on_click(lambda _button: self.show_hints())
         self.take_back_button.on_click(lambda _button: self.take_back())
         self.flip_button.on_click(lambda _button: self.flip())
-        self.board.observe(self._on_board_move, names="move")
-        self.board.observe(self._on_board_refused, names="refused")
+        self.board.observe(self._on_board_move, names=["move", "refused"])
         self.hints.observe(self._on_hint_chosen, names="chosen")
         self._last_submission, self._last_entry = float("-inf"), ""
         self._static = _StaticCopy()
-        for button in (self.execute_button, self.hint_button, self.take_back_button, self.new_game_button,
-                       self.flip_button):
-            button.layout = widgets.Layout(width="auto")
-        # in a narrow window the buttons wrap onto further lines, and the column beside the board goes
-        # below it (it needs 280px to read): nothing is cut off or hidden behind the board
-        controls = widgets.HBox([self.text, self.execute_button, self.hint_button, self.take_back_button,
-                                 self.new_game_button, self.flip_button],
-                                layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        side = widgets.VBox([self.status, controls, self.message, self.verdict, self.hints, self.moves,
-                             self.summary, self.files],
-                            layout=widgets.Layout(margin="0 0 0 1em", flex="1 1 280px", min_width="280px"))
-        self.box = widgets.HBox([self.board, side], layout=widgets.Layout(flex_flow="row wrap",
-                                                                          align_items="flex-start"))
+        self.box = beside_or_below(self.board, [self.text, self.execute_button, self.hint_button,
+                                                self.take_back_button, self.new_game_button, self.flip_button],
+                                   [self.status, self.message, self.verdict, self.hints, self.moves, self.summary,
+                                    self.files])
         self._show_reply()
         self.refresh()
 
@@ -251,23 +254,14 @@ class PlayWidget:
             self.refresh()
 
     def _on_board_move(self, change) -> None:
-        uci = change["new"]
-        if not uci:
-            return
-        try:
-            move = move_from_board(self.session.board, uci)
-            # the board offers only legal moves; a stale one (the game moved on meanwhile) is refused by submit
-            self.submit(move.uci() if move else uci)
-        finally:
-            self.board.done()
-
-    def _on_board_refused(self, change) -> None:
-        # an illegal drop is a new attempt: its reason replaces the last message (an old error too)
+        # a move, or an illegal drop (``refused``; so is a stale move: the game moved on meanwhile): submit
+        # plays it or says why not, in place of the last message (an old complaint too)
         if change["new"]:
             try:
-                self.submit(change["new"])
+                move = move_from_board(self.session.board, change["new"])
+                self.submit(move.uci() if move else change["new"])
             finally:
-                self.board.refused = ""
+                self.board.done()
 
     def _set_text(self, text: str) -> None:
         self.text.unobserve(self._on_text, names="value")
