@@ -291,7 +291,9 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     plain = ["".join(o["data"]["text/plain"]) for o in outputs(played)
              if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert all("Box(" not in p and "object at 0x" not in p for p in plain), plain
-    assert "Black (Player) to move. White mates in 7 (14 plies)." in plain[0] and ". . . . k . . ." in plain[0]
+    # the person plays Black: Black's side at the bottom (the king of e7 in the second row from the foot)
+    assert "Black (Player) to move. White mates in 7 (14 plies)." in plain[0] and \
+        plain[0].splitlines()[6] == ". . . k . . . ."
     # the game is the chapter's first output: no set-up board or status stands above it
     first = next(c for c in played.cells if c.cell_type == "code" and c.get("outputs"))
     assert "application/vnd.jupyter.widget-view+json" in first.outputs[0]["data"]
@@ -311,7 +313,7 @@ def test_04_replays_the_newest_game(notebooks_03_04):
     assert re.search(r"-> \d{4}-\d\d-\d\d \d\d:\d\d · KQvK · 15 plies · 1-0 checkmate · demonstration", text)
     copies = [o["data"]["text/html"] for o in outputs(replayed) if "chessai-static-copy" in o.get("data", {}).get("text/html", "")]
     assert len(copies) == 2 and "<svg" in copies[0] and "ply 3 of 15" in copies[0]
-    assert "(White mates in 12)" in copies[0]  # the PGN's comment after the third move
+    assert "(White mates in 6 (12 plies))" in copies[0]  # the PGN's comment after the third move, the page's words
     # a game with one slower move, replayed from its PGN, stopped at the move its comment marks
     marked = re.search(r"the PGN marks ply (\d+), (\S+): (.*left the best line \((\S+) was better\))", text)
     assert marked and f"ply {marked.group(1)} of " in copies[1] and marked.group(3) in copies[1]
