@@ -165,7 +165,7 @@ class PlayWidget:
         self.files = widgets.HTML()
         # wide enough for the placeholder ("your move, e.g. Qxc6+ or c4c5"), narrow enough for a phone
         self.text = widgets.Text(description="Move:", continuous_update=False, style={"description_width": "initial"},
-                                 layout=widgets.Layout(width="19em", max_width="100%"))
+                                 layout=widgets.Layout(width="22em", max_width="100%"))
         self.execute_button = _button("Execute Move", "check", "play the move typed")
         self.new_game_button = _button("New game", "refresh", "start again")
         self.hint_button = _button("Hint", "lightbulb-o", "every legal move with its outcome, best first")
