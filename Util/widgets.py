@@ -411,7 +411,8 @@ class GameChooser:
         tables = ", ".join(self.material.options) or "none"
         return (f"Random game chooser: tables {tables}; chosen {self.material.value or 'none'}, "
                 f"I play {self.play_as.value}, {self.to_move.value.capitalize()} to move gets a "
-                f"{self.outcome.value} in at least {self.min_plies.value} plies. {_plain(self.ranges.value)}")
+                f"{self.outcome.value} in at least {self.min_plies.value} "
+                f"{'ply' if self.min_plies.value == 1 else 'plies'}. {_plain(self.ranges.value)}")
 
     def _sequence(self):
         from .game import table_named
