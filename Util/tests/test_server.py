@@ -151,8 +151,12 @@ def test_verdict_names_a_slower_move_and_a_blunder(server, python_gaviota):
     assert status == 200 and answer["mistake"] == "slower" and not answer["best"]
     assert f"inaccuracy: only delays mate, by {mover_plies[slower] - best} plies" in answer["verdict"]
     assert answer["plies"] == mover_plies[slower]
+    board.push(blunder)
+    becomes = "draw" if python_gaviota.probe_dtm(board) == 0 else "loss"  # after it, Black to move wins or not
+    board.pop()
     status, answer = get_json(server, "/api/verdict", fen=KQKR, move=board.san(blunder))  # SAN works too
-    assert status == 200 and answer["mistake"] == "result" and "mistake: turns the win into a draw" in answer["verdict"]
+    assert status == 200 and answer["mistake"] == "result"
+    assert f"mistake: turns the win into a {becomes}" in answer["verdict"]
     best_move = next(m for m, p in mover_plies.items() if p == best)
     status, answer = get_json(server, "/api/verdict", fen=KQKR, move=best_move.uci())
     assert answer["best"] and answer["mistake"] is None
