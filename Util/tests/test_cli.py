@@ -172,6 +172,7 @@ def kqkr_folder(tmp_path_factory):
     return folder
 
 
+@pytest.mark.slow  # computes tables in processes of their own
 def test_calculate_computes_again_a_table_whose_file_was_cut_short(kqkr_folder, tmp_path):
     import shutil
 
@@ -218,6 +219,7 @@ def test_stats_of_a_both_sided_table_lists_both_winners(kqkr_folder, sequence_of
     assert lines[-1] == f"total {sum(white.values()) + sum(black.values())}"
 
 
+@pytest.mark.slow  # computes tables in processes of their own
 def test_calculate_lets_go_of_each_table_before_the_next_one_starts(tmp_path, monkeypatch):
     """With several tables (``--all``), one table's arrays are freed before the next one is computed:
     a 5-piece pawn table's gigabyte must not stay through the next table's peak."""

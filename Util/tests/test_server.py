@@ -346,6 +346,7 @@ def test_checkmate_stalemate_and_bare_kings_as_lichess_gives_them(server):
     assert all(m["category"] == "draw" and m["insufficient_material"] for m in kings["moves"])
 
 
+@pytest.mark.slow  # a second server, of two processes
 def test_two_worker_processes_answer_as_one(server, tmp_path, served_tables):
     """``--workers 2``: uvicorn's processes share the port; the server keeps no state, so each answers
     every request as the single process does."""

@@ -113,6 +113,7 @@ def test_the_table_defence_holds_out_longest(sequence_of):
     assert sequence.find_board(board) == n - 1  # the longest defence: from S_n into S_(n-1)
 
 
+@pytest.mark.slow  # waits for a watchdog to kill a Stockfish process
 def test_a_hung_engine_is_killed_restarted_and_the_run_goes_on(sequence_of, stockfish_path):
     slow = sc.EngineSettings(depth=None, move_time_ms=10_000, timeout_s=0.5)
     report = sc.compare_positions("hang", ["8/8/8/3K4/8/5R2/2k5/8 b - - 0 1", "8/8/8/8/3k4/8/7R/3K4 b - - 0 1"],
