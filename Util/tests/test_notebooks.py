@@ -115,7 +115,7 @@ def test_02_checks_what_it_teaches(notebook_02):
     assert re.search(r"board_int = \d+ = 0b[01]{25} \(25 bits", text)  # KBNvK, leading zeros kept
     # pieces on both sides: Black's longest defence in KQvKR, a mate by Black, a draw only en passant saves
     assert re.search(r"n = 70: 70 plies of best play, ending in checkmate: True", text)
-    assert re.search(r"Black to move mates in \d+ plies: 1\.\.\.\w*x", text)
+    assert re.search(r"Black to move mates in \d+ \(\d+ plies\): 1\.\.\.\w*x", text)
     assert re.search(r"without en passant: -\d+ .*\n  with en passant:    0 \(a draw\)", text)
 
 
