@@ -38,6 +38,10 @@ project = tomllib.load(open("pyproject.toml", "rb"))["project"]
 print("\n".join(project["dependencies"] + project["optional-dependencies"]["test"]))')
 .venv/bin/python -m pip install -q --disable-pip-version-check "${requirements[@]}"
 
+# The engine's compiled kernels: numba compiles them the first time on a machine (minutes), here on every
+# core at once; later runs load them from the cache beside the source.
+.venv/bin/python -m Util.kernels.precompile
+
 # The thesis keeps reference tables in ./gaviota; offer Debian's 3-piece ones there.
 if [ -d /usr/share/gaviotatb/gtb4 ] && [ ! -e gaviota ]; then
   mkdir gaviota

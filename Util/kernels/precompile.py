@@ -10,7 +10,6 @@ independent steps that separate processes can take in turn.
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import Callable, List
 
@@ -108,6 +107,5 @@ def compile_on_all_cores(workers: int = 0) -> float:
 
 
 if __name__ == "__main__":
-    seconds = compile_on_all_cores()
-    print(f"kernels compiled and cached beside the source (Util/kernels/__pycache__) in {seconds:.0f} s",
-          file=sys.stderr if "--quiet" in sys.argv else sys.stdout)
+    print(f"setup: the engine's kernels compiled (or loaded) and cached in Util/kernels/__pycache__ in "
+          f"{compile_on_all_cores():.0f} s")
