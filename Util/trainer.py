@@ -426,29 +426,28 @@ def has_draws(sequence: SnSequence, white_to_move: bool, tries: int = 2_000) -> 
         return False
 
 
+def _runs(values: List[int], step: int) -> List[str]:
+    """Sorted ``values`` as runs in steps of ``step``: ``[1, 3, 5, 9]``, step 2 -> ``["1–5", "9"]``."""
+    parts, i = [], 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + step:
+            j += 1
+        parts.append(f"{values[i]}–{values[j]}" if j > i else f"{values[i]}")
+        i = j + 1
+    return parts
+
+
 def plies_ranges(plies: List[int]) -> str:
     """``[1, 3, 5, 9]`` -> ``"1–5, 9"``: distances of one kind go in steps of two plies."""
-    parts, i = [], 0
-    while i < len(plies):
-        j = i
-        while j + 1 < len(plies) and plies[j + 1] == plies[j] + 2:
-            j += 1
-        parts.append(f"{plies[i]}–{plies[j]}" if j > i else f"{plies[i]}")
-        i = j + 1
-    return ", ".join(parts)
+    return ", ".join(_runs(plies, 2))
 
 
 def moves_ranges(plies: List[int]) -> str:
     """``[2, 14, 16, 18]`` -> ``"1 or 7–9 moves"``: the distances in moves of the mating side (plies / 2,
     rounded up), gaps and all."""
     moves = sorted({math.ceil(p / 2) for p in plies})
-    parts, i = [], 0
-    while i < len(moves):
-        j = i
-        while j + 1 < len(moves) and moves[j + 1] == moves[j] + 1:
-            j += 1
-        parts.append(f"{moves[i]}–{moves[j]}" if j > i else f"{moves[i]}")
-        i = j + 1
+    parts = _runs(moves, 1)
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
     return f"{text} move{'' if moves == [1] else 's'}"
 
