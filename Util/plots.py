@@ -81,6 +81,11 @@ _VERDICT_COLOURS = {"equal": "tab:grey", "ai better": "tab:blue", "stockfish bet
                     "stockfish failed": "tab:red", "failed": "black"}
 
 
+def _verdict_label(verdict: str) -> str:
+    """A verdict as a legend says it: the engines' names capitalised ("AI better", "Stockfish failed")."""
+    return verdict.replace("ai ", "AI ").replace("stockfish", "Stockfish")
+
+
 def _mated_plies(results, side: str) -> List[int]:
     return [getattr(r, side).plies for r in results if getattr(r, side) is not None and getattr(r, side).mated]
 
@@ -129,6 +134,7 @@ def _plies_histogram(ax, results, n: int) -> None:
                color=colour, label=label)
     ax.axvline(n, linestyle=":", color="black", label=f"n = {n} (AI vs best defence)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of games
     ax.set_xlabel("plies to mate")
     ax.set_ylabel("games")
 
@@ -139,7 +145,8 @@ def _verdicts_per_n(ax, groups, verdicts) -> None:
     for verdict in verdicts:
         shares = [100 * sum(r.verdict == verdict for r in groups[n]) / len(groups[n]) for n in ns]
         if any(shares):
-            ax.bar(ns, shares, bottom=bottom, color=_VERDICT_COLOURS[verdict], label=verdict, width=0.9)
+            ax.bar(ns, shares, bottom=bottom, color=_VERDICT_COLOURS[verdict], label=_verdict_label(verdict),
+                   width=0.9)
             bottom = [b + s for b, s in zip(bottom, shares)]
     for n in ns:  # a bar of one or two positions must not look like a rate
         ax.text(n, 101, str(len(groups[n])), ha="center", va="bottom", fontsize=7)
@@ -150,6 +157,7 @@ def _verdicts_per_n(ax, groups, verdicts) -> None:
 
 def _verdict_shares(ax, report, verdicts) -> None:
     shown = [v for v in verdicts if report.count(v)]
-    ax.barh(shown, [report.share(v) for v in shown], color=[_VERDICT_COLOURS[v] for v in shown])
+    ax.barh([_verdict_label(v) for v in shown], [report.share(v) for v in shown],
+            color=[_VERDICT_COLOURS[v] for v in shown])
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of positions (thesis's verdict)")

@@ -102,6 +102,28 @@ def test_the_reports_arithmetic():
                            "threefold repetition)")
 
 
+def test_the_figure_names_the_engines_and_counts_whole_games():
+    """Notebook 05's figure of one S_n: the verdicts as a reader says them ("AI better", not the key "ai
+    better"), and the histogram's counts of games on whole numbers only."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from Util.plots import plot_stockfish_comparison
+
+    def result(ai, sf):
+        return sc.PositionResult("8/8/8/8/8/8/8/8 w - - 0 1", 9, sc.Game("", ["a"] * ai, "checkmate"),
+                                 sc.Game("", ["a"] * sf, "checkmate"))
+    report = sc.ComparisonReport("t", "KQvK", FAST, 300, [result(5, 9), result(9, 9), result(9, 7)])
+    figure = plot_stockfish_comparison(report)
+    histogram, shares = figure.axes
+    assert [label.get_text() for label in shares.get_yticklabels()] == ["equal", "AI better", "Stockfish better"]
+    ticks = [tick for tick in histogram.get_yticks() if histogram.get_ylim()[0] <= tick <= histogram.get_ylim()[1]]
+    assert ticks and all(float(tick).is_integer() for tick in ticks), ticks
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
+
+
 def test_the_table_defence_holds_out_longest(sequence_of):
     sequence = sequence_of("KQvK")
     board = chess.Board("8/8/8/8/8/1k6/2Q5/K7 b - - 0 1")  # the queen hangs: taking it is a draw
