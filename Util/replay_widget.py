@@ -12,7 +12,8 @@ import ipywidgets as widgets
 from IPython.display import SVG, display
 
 from .game_records import HistoryError, describe_game, history_files, read_history, replay_positions
-from .widget_copies import ERROR_STYLE, OK_STYLE, StaticCopy, board_picture, html_line, plain_text
+from .widget_copies import (ERROR_STYLE, OK_STYLE, StaticCopy, board_picture, board_text, html_line,
+                            plain_text)
 
 
 class ReplayWidget:
@@ -54,7 +55,7 @@ class ReplayWidget:
         return [html_line(chosen), self.board_view.value, self.caption.value, self.message.value]
 
     def _static_text(self) -> str:
-        return "\n".join([str(self.positions[self.slider.value])] +
+        return "\n".join([board_text(self.positions[self.slider.value])] +
                          [plain_text(p) for p in (self.caption.value, self.message.value) if p])
 
     def refresh_files(self) -> None:

@@ -33,6 +33,20 @@ def board_picture(board: chess.Board, size: int = 320, flipped: bool = False) ->
     return chess.svg.board(board, lastmove=lastmove, check=check, size=size, flipped=flipped)
 
 
+def board_text(board: chess.Board, flipped: bool = False) -> str:
+    """The board as text with its coordinates (ranks on the left, files below), as python-chess prints it
+    (``K`` White's king, ``k`` Black's, ``.`` an empty square); ``flipped``: Black at the bottom."""
+    ranks = range(8) if flipped else range(7, -1, -1)
+    files = range(7, -1, -1) if flipped else range(8)
+    lines = [f"{rank + 1} " + " ".join(_symbol(board.piece_at(chess.square(file, rank))) for file in files)
+             for rank in ranks]
+    return "\n".join(lines + ["  " + " ".join(chess.FILE_NAMES[file] for file in files)])
+
+
+def _symbol(piece) -> str:
+    return piece.symbol() if piece else "."
+
+
 def html_line(text: str, style: str = "") -> str:
     """``text`` escaped, as one block of HTML in ``style`` (CSS)."""
     return f'<div style="{style}">{html.escape(text)}</div>'

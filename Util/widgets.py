@@ -26,7 +26,8 @@ from .game_chooser import GameChooser
 from .hint_widget import HintTable, hint_rows
 from .replay_widget import ReplayWidget, start_replay
 from .trainer import KIND_COLOURS, KIND_MARKS, Judgement
-from .widget_copies import ERROR_STYLE, HELP_STYLE, OK_STYLE, StaticCopy, board_picture, html_line, plain_text
+from .widget_copies import (ERROR_STYLE, HELP_STYLE, OK_STYLE, StaticCopy, board_picture, board_text, html_line,
+                            plain_text)
 
 __all__ = ["PlayWidget", "GameChooser", "ReplayWidget", "start_replay", "board_picture",
            "judgement_html", "move_list_html", "summary_html", "beside_or_below"]
@@ -148,8 +149,7 @@ class PlayWidget:
 
     def _static_text(self) -> str:
         board = self.session.board
-        lines = [str(board.transform(chess.flip_vertical).transform(chess.flip_horizontal)) if self.flipped
-                 else str(board), self.session.status()]
+        lines = [board_text(board, self.flipped), self.session.status()]
         lines += [plain_text(part) for part in (self.message.value, self.verdict.value, self.moves.value,
                                             self.summary.value) if part]
         lines += [f"{row['san']}: {row['outcome']}" for row in self.hints.rows]

@@ -292,9 +292,9 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     plain = ["".join(o["data"]["text/plain"]) for o in outputs(played)
              if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert all("Box(" not in p and "object at 0x" not in p for p in plain), plain
-    # the person plays Black: Black's side at the bottom (the king of e7 in the second row from the foot)
+    # the person plays Black: Black's side at the bottom (the king of e7 in the second row from the foot, rank 7)
     assert "Black (Player) to move. White mates in 7 (14 plies)." in plain[0] and \
-        plain[0].splitlines()[6] == ". . . k . . . ."
+        plain[0].splitlines()[6] == "7 . . . k . . . ."
     # the game is the chapter's first output: no set-up board or status stands above it
     first = next(c for c in played.cells if c.cell_type == "code" and c.get("outputs"))
     assert "application/vnd.jupyter.widget-view+json" in first.outputs[0]["data"]

@@ -265,6 +265,10 @@ def test_replay_of_what_was_written(game, tmp_path):
         assert replay.slider.value == 15
         replay.previous_button.click()
         assert replay.slider.value == 14
+        # the saved copy's text: the position shown, White at the bottom, its coordinates beside it
+        lines = replay._static_text().splitlines()
+        assert lines[8] == "  a b c d e f g h"
+        assert [line[2:] for line in lines[:8]] == str(replay.positions[14]).splitlines()
     # game records get the permissions a plain open() gives, not mkstemp's private 0600
     umask = os.umask(0)
     os.umask(umask)
@@ -567,9 +571,13 @@ def test_each_widget_carries_a_static_copy_a_reader_of_the_saved_notebook_can_re
     data = game._static.bundle(game.box, game._static_parts(), game._static_text())
     assert "application/vnd.jupyter.widget-view+json" in data  # the live view, for JupyterLab and Voilà
     assert "<svg" in data["text/html"] and "White mates in 7 (14 plies)" in data["text/html"]
-    # the person plays Black: Black at the bottom, in the text too
+    # the person plays Black: Black at the bottom, in the text too, with the coordinates beside the squares
     turned = game.session.board.transform(chess.flip_vertical).transform(chess.flip_horizontal)
-    assert data["text/plain"].startswith(str(turned)) and "Moves: 1. Qg6" in data["text/plain"]
+    board_lines = data["text/plain"].splitlines()[:9]
+    assert [line[:2] for line in board_lines[:8]] == [f"{rank} " for rank in range(1, 9)]
+    assert board_lines[8] == "  h g f e d c b a"
+    assert [line[2:] for line in board_lines[:8]] == str(turned).splitlines()
+    assert "Moves: 1. Qg6" in data["text/plain"]
     game.show_hints()
     data = game._static.bundle(game.box, game._static_parts(), game._static_text())
     assert '<table class="chessai-hints">' in data["text/html"] and "Kd7: loss: mated in 7 (14 plies)" in data["text/plain"]
