@@ -27,7 +27,7 @@ def _cmd_calculate(args) -> int:
 
     if args.all:
         materials = calculation_order(max_pieces=args.max_pieces)
-    elif len(args.material) == 1:  # its sub-tables are loaded from the folder, or computed in memory
+    elif len(args.material) == 1 and args.out:  # one file: its sub-tables read from the folder, or computed in memory
         materials = [Material.parse(args.material[0]).canonical]
     elif args.material:
         materials = calculation_order(args.material)
@@ -38,12 +38,18 @@ def _cmd_calculate(args) -> int:
         print("calculate: --out names one file, but this computes several tables; leave it out", file=sys.stderr)
         return 2
     named = set(materials) if args.all else {Material.parse(m).canonical for m in args.material}
+    single = len(args.material) == 1 and not args.all
+    # A table named alone is computed again (as the thesis's calculate does); with several, or as a sub-table
+    # that the server and the trainer will need as a file, one already there is kept.
+    to_compute = [m for m in materials if (single and m in named) or not _table_file_ok(m, args.results)]
     for material in materials:
-        if len(materials) > 1 and _table_file_ok(material, args.results):
+        if material not in to_compute:
             print(f"{material}: already computed", flush=True)
             continue
         fresh = args.fresh and material in named
-        if len(materials) > 1 and material.piece_count >= APART_FROM_PIECES:
+        # the one table named runs in this process, so that `/usr/bin/time calculate X` measures it
+        # (docs/performance.md); only its sub-tables go apart
+        if len(to_compute) > 1 and material.piece_count >= APART_FROM_PIECES and not (single and material in named):
             try:
                 print(_calculate_apart(material, args, fresh), flush=True)
             except BrokenProcessPool:
@@ -261,7 +267,7 @@ def _cmd_verify(args) -> int:
     from .gaviota_native import GaviotaUnavailable, NativeGaviota
     from .sequence import SnSequence
     from .one_ply import one_ply_check
-    from .validation import exhaustive_against_gaviota, reference_folder
+    from .validation import ReferenceMissing, exhaustive_against_gaviota, find_reference_folder
 
     store = TableStore(args.results, progress=not args.quiet)
     materials = args.material or DEFAULT_MATERIALS
@@ -274,9 +280,12 @@ def _cmd_verify(args) -> int:
         what = "checked one ply deep with python-chess's moves"
         materials = args.material or [m.name for m in all_materials(5) if m.piece_count == 5 and m.black]
     else:
-        try:
-            gaviota = NativeGaviota(args.gaviota or reference_folder("gaviota"))
-        except GaviotaUnavailable as error:
+        materials = [Material.parse(m).canonical if isinstance(m, str) else m for m in materials]
+        try:  # each table's Gaviota file: in --gaviota, else the first folder that has it (./gaviota first)
+            folders = {m: args.gaviota or find_reference_folder("gaviota", m) for m in materials}
+            first = folders[materials[0]]
+            gaviota = {first: NativeGaviota(first)}  # fails here, with the reason, if the library is missing
+        except (GaviotaUnavailable, ReferenceMissing) as error:
             print(f"verify: {error}", file=sys.stderr)
             return 2
 
@@ -287,9 +296,13 @@ def _cmd_verify(args) -> int:
         def check(material):
             """A table in the folder is read as a probe reads it (block by block, through the stored
             index); a missing one is computed in memory."""
-            material = Material.parse(material).canonical if isinstance(material, str) else material
+            folder = folders[material]
+            if folder not in gaviota:  # the C library holds one folder at a time: opening one closes the last
+                gaviota.clear()
+                gaviota[folder] = NativeGaviota(folder)
             on_file = files.path_of(material).exists()
-            return exhaustive_against_gaviota(files.table(material) if on_file else store.get(material), gaviota)
+            return exhaustive_against_gaviota(files.table(material) if on_file else store.get(material),
+                                              gaviota[folder])
         what = "checked against Gaviota"
     failures = 0
     total = 0
@@ -346,8 +359,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("calculate", help="compute every S_n of materials and write their .chessAI files",
                        description="Compute every S_n of each MATERIAL (e.g. KBNvK, KQvKR) and write "
-                                   "S_n_Results/MATERIAL.chessAI, computing first the tables it needs (captures, "
-                                   "promotions) that are not there yet. A material named with the colours the other "
+                                   "S_n_Results/MATERIAL.chessAI, computing and writing first the tables it needs "
+                                   "(captures, promotions) that are not there yet, so that probing and the server "
+                                   "find every position the game can reach. A material named with the colours the other "
                                    "way round (KRvKQ) is the same table (KQvKR). An interrupted run resumes from "
                                    "MATERIAL.chessAI.partial when started again.")
     p.add_argument("material", nargs="*", help="materials such as KQvK, KBNvK, KQvKR, KRPvKR (each side a king and "
@@ -355,7 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every material up to --max-pieces pieces")
     p.add_argument("--max-pieces", type=int, default=4, choices=(3, 4, 5),
                    help="with --all: largest number of pieces, kings included (default 4)")
-    p.add_argument("--out", type=Path, help="output file of a single table (default DIR/MATERIAL.chessAI of --results)")
+    p.add_argument("--out", type=Path, help="output file of a single table (default DIR/MATERIAL.chessAI of --results); "
+                                              "its missing sub-tables are then computed in memory, not written")
     add_results_option(p, "folder the tables are written to, and their sub-tables read from")
     p.add_argument("--fresh", action="store_true", help="ignore a checkpoint of an interrupted run")
     p.add_argument("--checkpoint-seconds", type=float, default=10.0, help="save progress this often (default 10; and only after work at least 40 times as long as one save, so saving costs at most 2.5 %% of the run; 0 = after every ply, however long that takes)")
@@ -425,8 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "with Gaviota's depth to mate, through Debian's libgaviotatb. Without MATERIAL: "
                                    "all 35 tables with 3 and 4 pieces. Exit status 1 on any mismatch.")
     p.add_argument("material", nargs="*")
-    p.add_argument("--gaviota", type=Path, help="folder of *.gtb.cp4 files (default $GAVIOTA_PATH or "
-                                                "../shared/tablebases/gaviota)")
+    p.add_argument("--gaviota", type=Path, help="folder of *.gtb.cp4 files (default: for each table the first "
+                                                "of ./gaviota, $GAVIOTA_PATH or ../shared/tablebases/gaviota "
+                                                "that holds its file)")
     add_results_option(p, "folder of .chessAI files to check (missing ones are computed in memory)")
     p.add_argument("--one-ply", type=int, metavar="N", help="instead of Gaviota (for tables it does not have, such "
                    "as the five-piece ones): up to N stored positions of every n and side to move, draws included, "

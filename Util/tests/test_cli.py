@@ -172,6 +172,44 @@ def kqkr_folder(tmp_path_factory):
     return folder
 
 
+def test_verify_finds_each_gaviota_file_where_the_readme_says_and_names_a_missing_one(tmp_path):
+    """``verify`` looks for each table's Gaviota file in ./gaviota first (where setup links Debian's 3-piece
+    tables), then in GAVIOTA_PATH; a file in neither is named, with where to get it, and nothing is checked."""
+    if not (REPO / "gaviota" / "kqk.gtb.cp4").exists():
+        pytest.skip("./gaviota has no kqk.gtb.cp4: run bash scripts/setup.sh (it links Debian's gaviotatb tables)")
+    empty = tmp_path / "no_tables_here"
+    empty.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(REPO), GAVIOTA_PATH=str(empty))
+
+    def verify(*materials):
+        return subprocess.run([sys.executable, "-m", "Util", "verify", *materials, "--results", str(tmp_path),
+                               "--quiet"], capture_output=True, text=True, env=env, timeout=600)
+    found = verify("KQvK")
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.splitlines()[-1].endswith("positions checked against Gaviota, 0 mismatches")
+    missing = verify("KQvK", "KQvKR")
+    assert missing.returncode == 2 and missing.stdout == "" and "Traceback" not in missing.stderr
+    assert "no gaviota table kqkr.gtb.cp4 for KQvKR" in missing.stderr and "put it into ./gaviota" in missing.stderr
+
+
+def test_a_table_named_alone_is_written_with_the_tables_it_leads_into(tmp_path):
+    """``calculate KBvKN`` alone: the tables its captures lead into are written too, so that a probe of a
+    capture finds them (the server never computes), and naming it again computes it again."""
+    from Util.tablebase import Tablebase
+
+    result = run_cli("calculate", "KNvKB", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["KBvK", "KNvK", "KBvKN"]
+    folder = tmp_path / "S_n_Results"
+    assert sorted(p.name for p in folder.iterdir()) == ["KBvK.chessAI", "KBvKN.chessAI", "KNvK.chessAI"]
+    board = chess.Board("8/8/8/3k4/8/2n5/1B6/K7 w - - 0 1")  # Bxc3 leads into KBvK
+    moves = {probe.move.uci(): probe for probe in Tablebase(folder).probe_moves(board)}
+    assert "b2c3" in moves and len(moves) == board.legal_moves.count()
+    again = run_cli("calculate", "KBvKN", "--quiet", cwd=tmp_path).stdout.splitlines()
+    assert again[:2] == ["KBvK: already computed", "KNvK: already computed"] and "written to" in again[2]
+
+
 @pytest.mark.slow  # computes tables in processes of their own
 def test_calculate_computes_again_a_table_whose_file_was_cut_short(kqkr_folder, tmp_path):
     import shutil
