@@ -22,7 +22,7 @@ _MODULE_OF = {
     'BoardIntError': 'board_int',
     'to_board': 'board_int',
     'to_integer': 'board_int',
-    'RESULTS_DIR': 'calculation',
+    'RESULTS_DIR': 'folders',
     'TableStore': 'calculation',
     'calculate': 'calculation',
     'resume_from_file': 'calculation',

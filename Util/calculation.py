@@ -36,8 +36,6 @@ from .dtm_table import DtmTable
 from .engine import compute_table
 from .memory import return_freed_memory
 
-#: Default folder of the ``.chessAI`` files (as in the thesis).
-
 MaterialLike = Union[str, Material]
 
 
@@ -179,9 +177,8 @@ class TableStore:
 #: at most 1/40 of the run, and an interruption loses at most that much work (a five-piece pawn table's
 #: checkpoint, a gigabyte, takes 2 to 4 s to write here: at most about two minutes of work lost).
 CHECKPOINT_SAVES_APART = 40
-#: What a checkpoint is expected to cost per byte of S_n data before one is timed (writing both sides of
-#: a five-piece pawn table, 1.07 GB, took 2 to 4 s on the development machine; most of it the disk's).
-#: Without it the first checkpoint came after 10 s, whatever it cost: 4 s of a 95 s run, for 10 s saved.
+#: What a checkpoint is expected to cost per byte of S_n data (about 3 s a gigabyte, mostly the disk's)
+#: before one is timed, so that the first checkpoint of a large table also waits for work worth its cost.
 SAVE_SECONDS_PER_BYTE = 3e-9
 
 
@@ -254,8 +251,8 @@ def calculate_table(
         partial.unlink()
     store = store or TableStore(results_dir or path.parent, progress=progress)
     table = store.compute(material, checkpoint_path=partial, checkpoint_seconds=checkpoint_seconds)
-    # The counts are written after the S_n data: counted on other threads while that is deflated on this one
-    # (deflate is one stream, so the file is the same byte for byte).
+    # The counts are written after the S_n data: counted on another thread while the writer compresses
+    # that data, so the counting costs no time of its own; the file is the same byte for byte.
     with ThreadPoolExecutor(1, thread_name_prefix="board-counts") as pool:
         counting = pool.submit(board_counts_by_winner, table)
         save_table(table, path, lambda: counting.result()[0], lambda: counting.result()[1])

@@ -197,8 +197,8 @@ class _StoredSide:
     def pieces(self) -> Iterator[np.ndarray]:
         per_slot = 64 ** (self.layout.piece_count - 1)
         total = self.values.size // per_slot
-        # about 16 MB a piece, and at least eight pieces where the side has eight slots: the writer deflates
-        # one while the next is made (see _PiecesAhead)
+        # about 16 MB a piece, and at least eight pieces where the side has eight slots: the writer
+        # compresses one while the next is made (see _PiecesAhead)
         slots = max(1, min((1 << 24) // per_slot, total // 8))
         for first in range(0, total, slots):
             part = np.asarray(self.values[first * per_slot : (first + slots) * per_slot], dtype=np.uint8)
@@ -220,7 +220,7 @@ class _Checksum:
 class _Counts:
     """Board counts that the pickle writes when it reaches them, after the S_n data: ``get()`` gives the
     dict (the counts themselves, or what the function given returns), so that they can still be counted
-    on other threads while that data is deflated."""
+    on other threads while that data is compressed."""
 
     def __init__(self, counts: "Counts") -> None:
         self.get = counts if callable(counts) else lambda: counts

@@ -1,4 +1,4 @@
-"""Command line: ``python -m Util calculate | probe | stats | bench | verify | notebooks | serve``.
+"""Command line: ``python -m Util calculate | probe | stats | bench | verify | convert | notebooks | serve``.
 
 This is a public interface that scripts call: keep the output formats.
 """
@@ -474,7 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_results_option(p, "folder of .chessAI tables to serve")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes sharing the port (default 1); the server keeps no state per person")
-    p.add_argument("--cache-mb", type=int, default=64,
+    p.add_argument("--cache-mb", type=int, default=64,  # server.CACHE_MB: not imported, to keep starlette out
                    help="each process's cache of decoded table blocks, in MB (default 64)")
     p.set_defaults(run=_cmd_serve)
     return parser

@@ -3,9 +3,11 @@
 * :func:`create_board` builds the start position from the thesis's
   ``WHITE_POSITIONS`` / ``BLACK_POSITIONS`` dictionaries and names every
   mistake in them.
-* :class:`PlaySession` is one game: the person plays Black by typing moves
-  (UCI ``e7e6`` or SAN ``Ke6``), the AI answers from its S_n tables.  A
-  rejected entry changes nothing.  The game is written as it goes by
+* :class:`PlaySession` is one game: the person plays either side (Black,
+  defending, in the thesis) by typing moves (UCI ``e7e6`` or SAN ``Ke6``) or
+  dragging them on the board; the AI answers from its S_n tables: the
+  thesis's ``find_next_move`` where only White has pieces, else
+  :func:`Util.trainer.hardest_best_move`.  A rejected entry changes nothing.  The game is written as it goes by
   :class:`Util.game_records.GameHistory`.
 """
 
@@ -457,7 +459,7 @@ class PlaySession:
         return head + ("" if not worse else " Mistakes: " + "; ".join(worse) + ".")
 
     def marked_moves(self) -> List[Tuple[str, Optional["Judgement"]]]:
-        """Every move of the game in numbered SAN (:func:`numbered_san`, each numbered) with the
+        """Every move of the game in SAN, each with its number (``"12. Kd3"``, ``"12... Kc5"``), with the
         judgement of the person's moves (None for the AI's)."""
         judged, board, out = dict(self.judged), self.start.copy(stack=False), []
         for ply, move in enumerate(self.board.move_stack):

@@ -36,11 +36,6 @@ def is_empty(occ: np.ndarray, target: np.ndarray) -> np.ndarray:
     return (occ & _BIT_OR_BLOCKED[target]) == 0
 
 
-def has_piece(bits: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """target is on the board and one of ``bits``."""
-    return (target >= 0) & ((bits & _BIT_OR_BLOCKED[target]) != 0)
-
-
 #: ``RAY_STEPS[letter][d, k]``: per square, the square k+1 steps away in direction d (-1: off the board),
 #: as contiguous int64 rows: a flat take is several times faster than indexing RAYS[letter][s, d, k].
 RAY_STEPS = {letter: np.ascontiguousarray(rays.transpose(1, 2, 0)).astype(np.int64) for letter, rays in RAYS.items()}

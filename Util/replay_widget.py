@@ -85,9 +85,11 @@ class ReplayWidget:
         return True
 
     def step(self, delta: int) -> None:
+        """Move ``delta`` plies on (back, if negative), stopping at the start and at the last ply."""
         self.slider.value = max(0, min(self.slider.max, self.slider.value + delta))
 
     def show(self, ply: int) -> None:
+        """Show the position after ``ply`` plies (0: the start; at most the game's length)."""
         board = self.positions[ply]
         self.board_view.value = board_picture(board, self.size)
         if ply == 0:

@@ -110,6 +110,7 @@ def parse_material(text: Optional[str]) -> Material:
 
 
 def parse_side(text: Optional[str]) -> chess.Color:
+    """``w``/``white`` or ``b``/``black`` as a colour; anything else is a :class:`BadRequest`."""
     if text in ("w", "white"):
         return chess.WHITE
     if text in ("b", "black"):
@@ -118,6 +119,8 @@ def parse_side(text: Optional[str]) -> chess.Color:
 
 
 def parse_int(text: Optional[str], name: str, default: Optional[int]) -> Optional[int]:
+    """The query parameter ``name`` as a whole number (a sign allowed, at most 9 characters; the caller
+    checks the range), ``default`` where it is absent or empty; anything else is a :class:`BadRequest`."""
     if text is None or text == "":
         return default
     if len(text) > 9 or not text.lstrip("-").isdigit():

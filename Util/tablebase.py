@@ -151,6 +151,8 @@ class Tablebase(TableFolder):
         return (dtm > 0) - (dtm < 0)
 
     def get_wdl(self, board: chess.Board, default: Optional[int] = None) -> Optional[int]:
+        """:meth:`probe_wdl`, or ``default`` where the table is missing or the position is not one of
+        a table (too many pieces, illegal)."""
         try:
             return self.probe_wdl(board)
         except (MissingTableError, PositionError):

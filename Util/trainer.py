@@ -12,8 +12,12 @@ for every legal move they know its outcome for the side that plays it:
   or sooner) or a mistake (a worse result), with the outcome before and
   after it in a player's words (:func:`outcome_words`: "White mates in 7 (14
   plies)"), each counted from its own position;
-* :func:`distances` / :func:`start_refusal`: which distances a table holds
-  for a side to move, and why a random start of a kind cannot be drawn;
+* :func:`distances` / :func:`start_refusal` / :func:`random_start`: which
+  distances a table holds for a side to move, why a random start of a kind
+  cannot be drawn, and a random start of the kind asked for;
+* :func:`hardest_best_move`: the AI's move on either side (a best move, and
+  among those the one that leaves the opponent the hardest task), used by
+  the notebook game and the server;
 * :func:`mutual_zugzwangs`: how many boards of a table are mutual
   zugzwangs, where the side to move does worse than if the other side were
   to move (KPvKP's key positions).
@@ -206,14 +210,6 @@ def judge_move(board: chess.Board, move: chess.Move, sequence: Optional[SnSequen
     before = outcome_words(mover, best.plies or 0, best.result)
     return Judgement(played.san, kind, label, before, _after_words(mover, played), best.san,
                      _after_words(mover, best))
-
-
-def judge(board: chess.Board, move: chess.Move, sequence: Optional[SnSequence],
-          outcomes: Optional[List[MoveOutcome]] = None) -> tuple:
-    """``(best, sentence)``: whether ``move`` was a best move, and :func:`verdict`'s sentence
-    (``outcomes``: :func:`move_outcomes` of ``board``, if already known)."""
-    judgement = judge_move(board, move, sequence, outcomes)
-    return judgement.best, judgement.sentence
 
 
 def hardest_best_move(board: chess.Board, sequence: SnSequence) -> MoveOutcome:

@@ -156,6 +156,7 @@ class PlayWidget:
         return "\n".join(lines)
 
     def refresh(self) -> None:
+        """Show the session as it is now: board, status, move list, the box's example and the static copy."""
         board = self.session.board
         self.board_view.value = board_picture(board, self.size, self.flipped)
         self.board.show(board, movable=not self.session.over and board.turn == self.session.person,

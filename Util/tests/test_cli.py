@@ -102,6 +102,14 @@ def test_every_command_documents_itself(command):
 
 
 @pytest.mark.slow  # whole calculations in fresh processes
+def test_serve_caches_by_default_what_the_server_module_says():
+    """``serve --cache-mb``'s default is written out in cli.py (importing the server would load starlette
+    for every command): it must stay the server's own default."""
+    from Util import cli, server
+
+    assert cli.build_parser().parse_args(["serve"]).cache_mb == server.CACHE_MB
+
+
 def test_bench_prints_one_row_per_table():
     result = run_cli("bench", "KQvK", "KRvK")
     assert result.returncode == 0, result.stderr
