@@ -101,12 +101,11 @@ class TableStore:
         table = self._tables.get(material) or self._load(material, sides) or self.get(material)
         return _only(table, sides)
 
-    def _subtables(self, material: Material) -> Dict[Material, Union[DtmTable, PromotionSlice]]:
-        """The sides of the sub-tables that ``material``'s calculation reads.  Those in files are read on
-        all cores at once (unzipping, checksums and copies release the interpreter lock: the four
-        promotion tables of a 5-piece pawn table take half the time), and only the sides read are made
-        into arrays (a third less work per promotion table); the others are computed.  Of a table with
-        pawns that only promotions lead into, only the part they read is kept (see PromotionSlice)."""
+    def subtables_of(self, material: Material) -> Dict[Material, Union[DtmTable, PromotionSlice]]:
+        """The sides of the sub-tables that ``material``'s calculation reads, by material.  Those in files
+        are read on all cores at once (unzipping, checksums and copies release the interpreter lock), and
+        only the sides read are made into arrays; the others are computed.  Of a table with pawns that
+        only promotions lead into, only the part they read is kept (see PromotionSlice)."""
         needed = material.sides_read()
         parts = promotion_slices(material)
         on_file = [(m, sides) for m, sides in needed.items()
@@ -132,7 +131,7 @@ class TableStore:
                 checkpoint_seconds: float = 10.0) -> DtmTable:
         """Compute ``material`` (its dependencies first), saving progress to ``checkpoint_path``."""
         material = _material(material)
-        subtables = self._subtables(material)
+        subtables = self.subtables_of(material)
         resume = None
         if checkpoint_path is not None and checkpoint_path.exists():
             try:

@@ -59,7 +59,7 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
     from Util.engine import first_pass
 
     expected = store.get(material)
-    subtables = store._subtables(Material.parse(material))  # each with only the sides the engine reads
+    subtables = store.subtables_of(Material.parse(material))  # each with only the sides the engine reads
     dropped = []
     release = first_pass.FirstPass.release_subtables_only_read_by
 
@@ -109,7 +109,7 @@ def test_counting_black_losses_gives_the_same_table_as_checking_forward(material
         return count_losses(*args)
 
     monkeypatch.setattr(counters, "count_losses", spy)  # watches the calls
-    subtables = dict(store._subtables(Material.parse(material)))
+    subtables = dict(store.subtables_of(Material.parse(material)))
     counted = compute_table(Material.parse(material), subtables)
     assert calls, "Black's loss plies did not count"
     assert all(floor < ILLEGAL for floor, _ in calls)
@@ -137,7 +137,7 @@ def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(materi
     from Util.engine.frontiers import FrontierScan
 
     material = Material.parse(material)
-    subtables = dict(store._subtables(material))
+    subtables = dict(store.subtables_of(material))
     listed = compute_table(material, subtables)
     scans = []
     collect = jobs.collect
@@ -228,7 +228,7 @@ def test_promotion_tables_kept_in_part_give_the_same_table(material, store):
     from Util.exits import PromotionSlice, promotion_slices
 
     material = Material.parse(material)
-    parts = store._subtables(material)
+    parts = store.subtables_of(material)
     kept = {m: part for m, part in parts.items() if isinstance(part, PromotionSlice)}
     assert set(kept) == set(promotion_slices(material)) and kept
     for m, part in kept.items():

@@ -166,7 +166,7 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
 
     material = Material.parse(name)
     layout = Layout(material)
-    subtables = SubTables(dict(store._subtables(material)))
+    subtables = SubTables(dict(store.subtables_of(material)))
     finder = ExitFinder(layout, subtables)
     legal = [np.full(layout.size, UNKNOWN, dtype=np.uint8) for _ in range(2)]  # classify marks the ILLEGAL ones
     none = np.empty(0, dtype=np.uint8)
@@ -192,7 +192,7 @@ def _engine_before_ply_one(name: str, store):
     from Util.parallel import Threads
 
     material = Material.parse(name)
-    calculation = start_calculation(material, store._subtables(material), Threads(1))
+    calculation = start_calculation(material, store.subtables_of(material), Threads(1))
     calculation.first_pass.run()
     for side in (0, 1):
         calculation.plies.mates(side)
@@ -220,7 +220,7 @@ def test_the_counters_pass_finds_blacks_mates_where_white_never_loses(name, stor
     from Util.parallel import Threads
 
     material = Material.parse(name)
-    calculation = start_calculation(material, store._subtables(material), Threads(2))
+    calculation = start_calculation(material, store.subtables_of(material), Threads(2))
     calculation.first_pass.run()
     white_mates, black_mates = calculation.plies.first_ply()
     fused = calculation.table
