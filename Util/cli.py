@@ -345,17 +345,33 @@ def _cmd_serve(args) -> int:
         print(f"serve: no folder {results}: compute tables first, e.g. python -m Util calculate KQvK "
               f"(or name a folder of .chessAI files with --results)", file=sys.stderr)
         return 2
-    if args.workers < 1 or args.cache_mb < 1:
-        print("serve: --workers and --cache-mb must be 1 or more", file=sys.stderr)
+    if args.workers < 1 or args.cache_mb < 1 or args.max_connections < 1:
+        print("serve: --workers, --cache-mb and --max-connections must be 1 or more", file=sys.stderr)
         return 2
-    serve(args.host, args.port, results, args.workers, args.cache_mb)
+    serve(args.host, args.port, results, args.workers, args.cache_mb, args.max_connections)
     return 0
+
+
+class IntermixedParser(argparse.ArgumentParser):
+    """A command's parser that takes its options anywhere among its positional arguments, as users expect
+    (``probe KQvKR --results DIR FEN``: argparse alone stops at the option and calls the FEN unrecognized)."""
+
+    reading = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self.reading:  # parse_known_intermixed_args calls this method itself, twice
+            return super().parse_known_args(args, namespace)
+        self.reading = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self.reading = False
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m Util", description="Chess endgame S_n tables by retrograde analysis.",
                                      epilog=EPILOG)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=IntermixedParser)
 
     p = sub.add_parser("calculate", help="compute every S_n of materials and write their .chessAI files",
                        description="Compute every S_n of each MATERIAL (e.g. KBNvK, KQvKR) and write "
@@ -476,6 +492,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="server processes sharing the port (default 1); the server keeps no state per person")
     p.add_argument("--cache-mb", type=int, default=64,  # server.CACHE_MB: not imported, to keep starlette out
                    help="each process's cache of decoded table blocks, in MB (default 64)")
+    p.add_argument("--max-connections", type=int, default=500,  # server.MAX_CONNECTIONS
+                   help="open connections each process takes (default 500); one more is answered 503 and closed")
     p.set_defaults(run=_cmd_serve)
     return parser
 

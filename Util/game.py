@@ -452,7 +452,7 @@ class PlaySession:
 
     def summary(self) -> str:
         """The person's game in a few words: moves played, how many were best, and the mistakes
-        (``"12... Kc5 (mistake: turns the draw into a loss)"``)."""
+        (``"12... Kc5 (blunder: turns the draw into a loss)"``)."""
         played, best = len(self.judged), sum(1 for _, j in self.judged if j is not None and j.best)
         head = f"You played {played} move{'s' if played != 1 else ''}, {best} of them best."
         worse = [f"{text} ({j.label})" for text, j in self.marked_moves() if j is not None and not j.best]

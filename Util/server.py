@@ -18,6 +18,7 @@ Endpoints (docs/server.md has examples):
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Optional
@@ -26,9 +27,10 @@ import chess
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from . import server_answers as answers
 from .material import MaterialError
@@ -65,7 +67,9 @@ def create_app(results: Optional[os.PathLike] = None, cache_mb: Optional[int] = 
         return JSONResponse(answers.mainline(tablebase, fen_of(request)))
 
     def position(request: Request):
-        return JSONResponse(answers.position(tablebase, fen_of(request)))
+        you = request.query_params.get("you")
+        board = fen_of(request)
+        return JSONResponse(answers.position(tablebase, board, None if you is None else answers.parse_side(you, "you")))
 
     def verdict(request: Request):
         board = fen_of(request)
@@ -83,8 +87,10 @@ def create_app(results: Optional[os.PathLike] = None, cache_mb: Optional[int] = 
         q = request.query_params
         return JSONResponse(answers.random_position(
             tablebase, answers.parse_material(q.get("material")), q.get("outcome", "win"),
-            answers.parse_side(q.get("side", "w")), answers.parse_int(q.get("min"), "min", 1),
-            answers.parse_int(q.get("max"), "max", None), answers.parse_int(q.get("seed"), "seed", None)))
+            answers.parse_side(q.get("side", "w")),
+            answers.parse_int(q.get("min"), "min", 1, 0, answers.MAX_PLIES, "plies"),
+            answers.parse_int(q.get("max"), "max", None, 1, answers.MAX_PLIES, "plies"),
+            answers.parse_int(q.get("seed"), "seed", None, 0, answers.MAX_SEED)))
 
     def distances(request: Request):
         q = request.query_params
@@ -120,7 +126,7 @@ def create_app(results: Optional[os.PathLike] = None, cache_mb: Optional[int] = 
     }
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.tablebase = tablebase
-    return LimitQuery(app)
+    return ApiGate(app)
 
 
 async def _bad_request(request: Request, error: Exception) -> JSONResponse:
@@ -134,8 +140,13 @@ async def _missing_table(request: Request, error: MissingTableError) -> JSONResp
 
 
 async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
-    message = "no such page: see docs/server.md for the endpoints" if error.status_code == 404 else error.detail
-    return JSONResponse({"error": message}, status_code=error.status_code)
+    if error.status_code == 404:
+        message = f"no such page: {request.url.path[:100]}; see docs/server.md for the endpoints"
+    elif error.status_code == 405:
+        message = f"{request.method[:20]} is not allowed on {request.url.path[:100]}: use GET"
+    else:
+        message = error.detail
+    return JSONResponse({"error": message}, status_code=error.status_code, headers=error.headers)
 
 
 async def _internal_error(request: Request, error: Exception) -> JSONResponse:
@@ -143,32 +154,134 @@ async def _internal_error(request: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"error": f"internal error ({type(error).__name__}); please report the URL"}, status_code=500)
 
 
-class LimitQuery:
-    """Refuses an over-long query string with 400 before anything parses it."""
+class ApiGate:
+    """What every request meets before the application: a query longer than :data:`MAX_QUERY_BYTES` is
+    refused with 414 before anything parses it; the API (everything but the page and its bundle) is open
+    to pages of other sites as lichess's is (``Access-Control-Allow-Origin: *``, and ``OPTIONS``, a
+    browser's preflight, answered 204); a method other than GET/HEAD on the bundle gets 405 in JSON, as
+    everywhere else."""
 
     def __init__(self, app):
         self.app = app
         self.state = app.state
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http" and len(scope.get("query_string", b"")) > MAX_QUERY_BYTES:
-            response = JSONResponse({"error": f"the query is {len(scope['query_string'])} bytes long; at most "
-                                              f"{MAX_QUERY_BYTES} are read (a FEN needs under 100)"}, status_code=400)
-            await response(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        path, method = scope["path"], scope["method"]
+        api = not (path == "/" or path.startswith("/static/"))
+        query = scope.get("query_string", b"")
+        if len(query) > MAX_QUERY_BYTES:
+            response = JSONResponse({"error": f"the query is {len(query)} bytes long; at most {MAX_QUERY_BYTES} are "
+                                              "read (a FEN needs under 100)"}, status_code=414, headers=CORS_HEADERS)
+        elif api and method == "OPTIONS":
+            asked = dict(scope["headers"]).get(b"access-control-request-headers", b"").decode("latin-1")
+            response = Response(status_code=204, headers={**CORS_HEADERS, **PREFLIGHT_HEADERS,
+                                                          "access-control-allow-headers": asked[:200] or "*"})
+        elif not api and path != "/" and method not in ("GET", "HEAD"):
+            response = JSONResponse({"error": f"{method} is not allowed on {path[:100]}: use GET"}, status_code=405,
+                                    headers={"allow": "GET, HEAD"})
+        else:
+            await self.app(scope, receive, _with_cors(send) if api else send)
+            return
+        await response(scope, receive, send)
+
+
+#: The API answers any site's page, as lichess's does (the page itself needs none of it).
+CORS_HEADERS = {"access-control-allow-origin": "*"}
+PREFLIGHT_HEADERS = {"access-control-allow-methods": "GET, HEAD, OPTIONS", "access-control-max-age": "86400",
+                     "allow": "GET, HEAD, OPTIONS"}
+
+
+def _with_cors(send):
+    async def send_with_cors(message):
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), (b"access-control-allow-origin", b"*")]
+        await send(message)
+    return send_with_cors
+
+
+#: Seconds a connection has to deliver a whole request, from when it opens or starts a request: one that
+#: stops part-way (or never sends anything) is closed then.  uvicorn has no such limit of its own (its
+#: ``timeout_keep_alive`` runs only between requests, and the first byte of a request stops it).
+REQUEST_SECONDS = 5
+#: Seconds an idle keep-alive connection is kept between requests (uvicorn's ``timeout_keep_alive``).
+KEEP_ALIVE_SECONDS = 30
+#: Open connections per server process (``--max-connections``); one more is answered 503 and closed.
+MAX_CONNECTIONS = 500
+MAX_CONNECTIONS_ENV = "CHESSAI_SERVER_MAX_CONNECTIONS"
+
+
+class BoundedHttpToolsProtocol(HttpToolsProtocol):
+    """Closes a connection that has not delivered a whole request within :data:`REQUEST_SECONDS` of
+    opening or of its request's first byte; answers a connection beyond the process's limit
+    (:data:`MAX_CONNECTIONS`, or $CHESSAI_SERVER_MAX_CONNECTIONS) with 503 in JSON and closes it."""
+
+    request_deadline = None
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        limit = int(os.environ.get(MAX_CONNECTIONS_ENV) or MAX_CONNECTIONS)
+        if len(self.connections) > limit:
+            body = (b'{"error": "the server has as many connections open as it takes (%d): '
+                    b'try again in a moment"}' % limit)
+            transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+                            b"retry-after: 1\r\naccess-control-allow-origin: *\r\nconnection: close\r\n"
+                            b"content-length: %d\r\n\r\n%s" % (len(body), body))
+            transport.close()
+            return
+        self._arm_deadline()
+
+    def send_400_response(self, msg: str) -> None:
+        """A request that is not HTTP (a bad request line, bytes no URL may hold): JSON like every error."""
+        body = json.dumps({"error": f"{msg} The request line or a header is not valid HTTP/1.1 (a URL must be "
+                                   "percent-encoded ASCII)."}).encode()
+        self.transport.write(b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+                             b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body))
+        self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if self.request_deadline is None:  # the first bytes of a request: it has REQUEST_SECONDS to finish
+            self._arm_deadline()
+        super().data_received(data)
+
+    def on_message_complete(self) -> None:
+        self._disarm_deadline()
+        super().on_message_complete()
+
+    def connection_lost(self, exc) -> None:
+        self._disarm_deadline()
+        super().connection_lost(exc)
+
+    def _arm_deadline(self) -> None:
+        self.request_deadline = self.loop.call_later(REQUEST_SECONDS, self._deadline_passed)
+
+    def _disarm_deadline(self) -> None:
+        if self.request_deadline is not None:
+            self.request_deadline.cancel()
+            self.request_deadline = None
+
+    def _deadline_passed(self) -> None:
+        self.request_deadline = None
+        if self.cycle is not None and not self.cycle.response_complete and not self.cycle.more_body:
+            return  # a whole request is being answered: not the client's delay
+        if not self.transport.is_closing():
+            self.transport.close()
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, results: os.PathLike = RESULTS_DIR, workers: int = 1,
-          cache_mb: int = CACHE_MB) -> None:
+          cache_mb: int = CACHE_MB, max_connections: int = MAX_CONNECTIONS) -> None:
     """Run the server until interrupted (Ctrl-C)."""
     import uvicorn
 
     folder = Path(results).resolve()
     os.environ[RESULTS_ENV], os.environ[CACHE_ENV] = str(folder), str(cache_mb)
+    os.environ[MAX_CONNECTIONS_ENV] = str(max_connections)
     with open_tablebase(folder) as tablebase:
         count = len(tablebase.materials())
     print(f"serving {count} tables from {folder} on http://{host}:{port}/ ({workers} worker"
           f"{'s' if workers != 1 else ''}, block cache {cache_mb} MB each); Ctrl-C stops", flush=True)
     uvicorn.run("Util.server:create_app", factory=True, host=host, port=port, workers=workers,
-                access_log=False, log_level="warning", timeout_keep_alive=30)
+                access_log=False, log_level="warning", timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                http=BoundedHttpToolsProtocol)

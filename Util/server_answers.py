@@ -12,6 +12,7 @@ to do; a table not computed raises the tablebase's ``MissingTableError`` (the se
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional
 
 import chess
@@ -25,6 +26,11 @@ from .trainer import DRAW, LOSS, WIN, MoveOutcome, distances as table_distances,
 MAX_FEN_LENGTH = 100
 #: Longest mainline followed, in plies (the longest five-piece mate is far shorter).
 MAX_MAINLINE = 1000
+#: The range of ``min`` and ``max`` of a random start, in plies (the longest five-piece mate is far shorter).
+MAX_PLIES = 1000
+#: The range of a random start's ``seed``: numpy's generator takes any whole number; 64 bits are plenty.
+MAX_SEED = 2 ** 64 - 1
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,30}")
 EXAMPLE_FEN = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
 _CATEGORY = {1: "win", 0: "draw", -1: "loss"}
 _STATUS_WORDS = [
@@ -39,6 +45,9 @@ _STATUS_WORDS = [
     (chess.STATUS_BAD_CASTLING_RIGHTS, "the castling rights do not fit the board"),
     (chess.STATUS_INVALID_EP_SQUARE, "the en passant square is impossible here"),
     (chess.STATUS_OPPOSITE_CHECK, "the side not to move is in check"),
+    (chess.STATUS_TOO_MANY_CHECKERS, "the king is in check from more than two pieces"),
+    (chess.STATUS_IMPOSSIBLE_CHECK, "this check cannot arise from a move (the checkers stand so that no last "
+                                    "move gives it)"),
     (chess.STATUS_EMPTY, "the board is empty"),
     (chess.STATUS_RACE_CHECK, "both kings are in check"),
     (chess.STATUS_RACE_OVER, "the race is over"),
@@ -53,8 +62,10 @@ class BadRequest(ValueError):
 def parse_fen(text: Optional[str]) -> chess.Board:
     """The board of a FEN as a query gives it (underscores may stand for spaces, as in lichess's links).
 
-    Raises :class:`BadRequest` for a missing, over-long or malformed FEN, a position that is not legal,
-    more than five pieces, or castling rights (the tables hold positions without them)."""
+    Raises :class:`BadRequest` for a missing, over-long or malformed FEN, a position that is not legal or
+    cannot arise in a game (python-chess's ``status()``: the side not to move in check, a check no move
+    can give, a pawn on the back rank, an impossible en passant square), more than five pieces, or castling
+    rights (the tables hold positions without them).  All of it before any table is looked up."""
     if text is None or not text.strip():
         raise BadRequest(f"no position: give one as ?fen=..., e.g. ?fen={EXAMPLE_FEN.replace(' ', '_')}")
     if len(text) > MAX_FEN_LENGTH:
@@ -74,11 +85,10 @@ def parse_fen(text: Optional[str]) -> chess.Board:
     if pieces > 5:
         raise BadRequest(f"{pieces} pieces on the board: the tables hold positions of at most five pieces "
                          "(kings included)")
-    # checks no move can give are valued by the tables (as by Gaviota's and lichess's): not refused
-    status = board.status() & ~(chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK)
+    status = board.status()
     if status != chess.STATUS_VALID:
         reasons = [words for flag, words in _STATUS_WORDS if status & flag] or [f"python-chess status {status}"]
-        raise BadRequest(f"not a legal position: {'; '.join(reasons)}")
+        raise BadRequest(f"not a legal position: {'; '.join(reasons)}; no game can reach it")
     return board
 
 
@@ -86,17 +96,21 @@ def parse_move(board: chess.Board, text: Optional[str]) -> chess.Move:
     """A legal move of ``board`` given in UCI (``e7e8q``) or SAN (``Qb7``); :class:`BadRequest` otherwise."""
     if not text or len(text) > 10:
         raise BadRequest("give the move as ?move=..., in UCI (e.g. a1b1) or SAN (e.g. Qb1)")
+    legal = " ".join(board.san(m) for m in board.legal_moves) or "none (the game is over)"
+    move = None
     try:
         move = chess.Move.from_uci(text)
-        if move in board.legal_moves:
-            return move
     except ValueError:
         pass
-    try:
-        return board.parse_san(text)
-    except ValueError:
-        legal = " ".join(board.san(m) for m in board.legal_moves) or "none (the game is over)"
-        raise BadRequest(f"{text!r} is no legal move in this position; legal moves: {legal}") from None
+    if move is None or move not in board.legal_moves:
+        try:
+            move = board.parse_san(text)
+        except ValueError:
+            raise BadRequest(f"move={text!r} is no legal move in this position; legal moves: {legal}") from None
+    if not move:  # python-chess reads 0000, --, Z0 and @@@@ as the null move: passing, which chess has not
+        raise BadRequest(f"move={text!r} is a null move (passing the turn), which is no legal move; legal moves: "
+                         f"{legal}")
+    return move
 
 
 def parse_material(text: Optional[str]) -> Material:
@@ -106,26 +120,32 @@ def parse_material(text: Optional[str]) -> Material:
     try:
         return Material.parse(text)
     except MaterialError as error:
-        raise BadRequest(f"material {text!r}: {error}") from None
+        raise BadRequest(f"material={text!r}: {error}") from None
 
 
-def parse_side(text: Optional[str]) -> chess.Color:
+def parse_side(text: Optional[str], name: str = "side") -> chess.Color:
     """``w``/``white`` or ``b``/``black`` as a colour; anything else is a :class:`BadRequest`."""
     if text in ("w", "white"):
         return chess.WHITE
     if text in ("b", "black"):
         return chess.BLACK
-    raise BadRequest(f"side {text!r}: use w or b")
+    raise BadRequest(f"{name}={text[:20]!r}: use w or b")
 
 
-def parse_int(text: Optional[str], name: str, default: Optional[int]) -> Optional[int]:
-    """The query parameter ``name`` as a whole number (a sign allowed, at most 9 characters; the caller
-    checks the range), ``default`` where it is absent or empty; anything else is a :class:`BadRequest`."""
+def parse_int(text: Optional[str], name: str, default: Optional[int], low: int, high: int,
+              unit: str = "") -> Optional[int]:
+    """The query parameter ``name`` as a whole number (ASCII digits, a sign allowed) in ``low``..``high``,
+    ``default`` where it is absent or empty; anything else is a :class:`BadRequest` naming the parameter
+    and the range (``unit``, e.g. ``"plies"``, said after it)."""
     if text is None or text == "":
         return default
-    if len(text) > 9 or not text.lstrip("-").isdigit():
-        raise BadRequest(f"{name}={text!r}: give a whole number")
-    return int(text)
+    wanted = f"give a whole number from {low} to {high}{' ' + unit if unit else ''}"
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise BadRequest(f"{name}={text[:40]!r} is not a whole number: {wanted}")
+    value = int(text)
+    if not low <= value <= high:
+        raise BadRequest(f"{name}={value} is out of range: {wanted}")
+    return value
 
 
 # ---- lichess's answers -------------------------------------------------------------------------------------
@@ -187,12 +207,33 @@ def status_line(board: chess.Board, dtm: int, wdl: int) -> str:
     return f"{mover} to move. {outcome_words(board.turn, dtm, wdl)}"
 
 
-def position(tablebase, board: chess.Board) -> dict:
+def ending(board: chess.Board, you: Optional[chess.Color]) -> Optional[dict]:
+    """How the game ended in ``board``, said to the person playing ``you`` (``"You won: checkmate"``,
+    ``"Draw: stalemate"``) with the PGN ``result`` (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``) and ``kind`` for
+    that person (``win``, ``draw``, ``loss``); None while the game goes on.  Without ``you``, the winner
+    is named."""
+    if board.is_checkmate():
+        winner = not board.turn
+        result = "1-0" if winner == chess.WHITE else "0-1"
+        if you is None:
+            return {"text": status_line(board, 0, -1), "kind": "win", "result": result}
+        return {"text": "You won: checkmate" if you == winner else "You lost: checkmate",
+                "kind": "win" if you == winner else "loss", "result": result}
+    if board.is_stalemate():
+        return {"text": "Draw: stalemate", "kind": "draw", "result": "1/2-1/2"}
+    if board.is_insufficient_material():
+        return {"text": "Draw: neither side can mate", "kind": "draw", "result": "1/2-1/2"}
+    return None
+
+
+def position(tablebase, board: chess.Board, you: Optional[chess.Color] = None) -> dict:
     """``/standard``'s answer plus what the page shows: the FEN, a status line in words, each move's FEN
-    after it, and whether the position is a mutual zugzwang."""
+    after it, whether the position is a mutual zugzwang, and ``ending`` (:func:`ending`, to the person
+    playing ``you``)."""
     answer = standard(tablebase, board)
     answer["fen"] = board.fen()
     answer["check"] = board.is_check()
+    answer["ending"] = ending(board, you)
     answer["status"] = status_line(board, answer["dtm"], {"win": 1, "draw": 0, "loss": -1}[answer["category"]])
     for entry in answer["moves"]:
         board.push_uci(entry["uci"])
@@ -220,10 +261,12 @@ def verdict(tablebase, board: chess.Board, move: chess.Move) -> dict:
     played = next(o for o in outcomes if o.move == move)
     after = board.copy(stack=False)
     after.push(move)
+    comment = move_comment(board, move, None, outcomes)
     return {"uci": move.uci(), "san": played.san, "best": judgement.best,
-            "mistake": None if judgement.best else judgement.kind,
+            "mistake": None if judgement.best else judgement.kind, "grade": judgement.grade,
             "result": {WIN: "win", DRAW: "draw", LOSS: "loss"}[played.result], "plies": played.plies,
-            "verdict": judgement.sentence, "comment": move_comment(board, move, None, outcomes), "fen": after.fen()}
+            "verdict": judgement.sentence, "comment": comment if judgement.best else f"{judgement.label}. {comment}",
+            "fen": after.fen()}
 
 
 def reply(tablebase, board: chess.Board) -> dict:
@@ -262,9 +305,16 @@ def random_position(tablebase, material: Material, outcome: str, side: chess.Col
     """A random position of ``material`` with ``side`` to move and ``outcome`` (win/draw/loss for it) in
     ``min_plies``..``max_plies`` plies (``Util.trainer.random_start``); BadRequest when the table has none."""
     if outcome not in ("win", "draw", "loss"):
-        raise BadRequest(f"outcome {outcome!r}: use win, draw or loss")
+        raise BadRequest(f"outcome={outcome[:20]!r}: use win, draw or loss")
     if material.piece_count > 5:
-        raise BadRequest(f"{material}: the tables hold at most five pieces")
+        raise BadRequest(f"material={material}: the tables hold at most five pieces")
+    if max_plies is not None and max_plies < min_plies:
+        raise BadRequest(f"min={min_plies} is more than max={max_plies}: give min <= max (plies)")
+    if material.piece_count == 2:  # bare kings: no table, every placement a draw
+        if outcome != "draw":
+            raise BadRequest(f"material=KvK: two bare kings always draw; there is no {outcome}: ask for "
+                             "outcome=draw, or another material")
+        return {"fen": _bare_kings(side, seed).fen(), "material": str(material)}
     swap = not material.is_canonical
     sequence = SnSequence.from_store(tablebase, material.canonical)
     white_to_move = (side == chess.WHITE) != swap
@@ -276,3 +326,18 @@ def random_position(tablebase, material: Material, outcome: str, side: chess.Col
     if swap:
         board = board.mirror()
     return {"fen": board.fen(), "material": str(material)}
+
+
+def _bare_kings(side: chess.Color, seed: Optional[int]) -> chess.Board:
+    """A random legal placement of the two kings with ``side`` to move (each placement equally likely)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    while True:
+        white, black = (int(s) for s in rng.choice(64, size=2, replace=False))
+        if chess.square_distance(white, black) > 1:
+            board = chess.Board(None)
+            board.set_piece_at(white, chess.Piece(chess.KING, chess.WHITE))
+            board.set_piece_at(black, chess.Piece(chess.KING, chess.BLACK))
+            board.turn = side
+            return board

@@ -140,12 +140,20 @@ BEST, SLOWER, WORSE = "best", "slower", "result"
 KIND_COLOURS = {BEST: "#1a7f37", SLOWER: "#c76a00", WORSE: "#c62828"}
 #: The mark a move list puts after a move of that kind, as chess annotators do.
 KIND_MARKS = {BEST: "", SLOWER: "?!", WORSE: "??"}
+#: A move that keeps the result but gives away this many plies or more (mate delayed, or hastened for the
+#: defender) is a "mistake", one that gives away fewer an "inaccuracy"; a worse result is a "blunder".
+#: Ten plies are five moves of the mating side: a slip of a move or two is an inaccuracy, hanging a piece
+#: (KQvKR's rook left en prise hastens mate by tens of plies) a mistake.
+MISTAKE_PLIES = 10
+#: The grades of a move (:attr:`Judgement.grade`), from best to worst.
+GRADES = ("best", "inaccuracy", "mistake", "blunder")
 
 
 @dataclass(frozen=True)
 class Judgement:
     """What one move did: its ``kind`` (:data:`BEST`, :data:`SLOWER` or :data:`WORSE`), a ``label`` in
-    words (``"best move"``, ``"inaccuracy: only delays mate"``, ``"mistake: turns the win into a draw"``),
+    words (``"best move"``, ``"inaccuracy: only delays mate, by 2 plies"``, ``"mistake: hastens mate, by 40
+    plies"``, ``"blunder: turns the win into a draw"``; :data:`MISTAKE_PLIES` draws the line),
     the position's outcome ``before`` the move and ``after`` it (each counted from its own position, as
     the status line counts), and the whole ``sentence``."""
 
@@ -164,6 +172,11 @@ class Judgement:
     @property
     def colour(self) -> str:
         return KIND_COLOURS[self.kind]
+
+    @property
+    def grade(self) -> str:
+        """``"best"``, ``"inaccuracy"``, ``"mistake"`` or ``"blunder"`` (the label's first word)."""
+        return "best" if self.kind == BEST else self.label.split(":")[0]
 
     @property
     def sentence(self) -> str:
@@ -199,14 +212,15 @@ def judge_move(board: chess.Board, move: chess.Move, sequence: Optional[SnSequen
     elif played.result < best.result:
         kind = WORSE
         if played.result == LOSS:
-            label = f"mistake: turns the {_WORDS[best.result]} into a loss"
+            label = f"blunder: turns the {_WORDS[best.result]} into a loss"
         else:
-            label = "mistake: turns the win into a draw"
+            label = "blunder: turns the win into a draw"
     else:
         kind, lost = SLOWER, abs(played.plies - best.plies)
         lost_text = f"{lost} {'ply' if lost == 1 else 'plies'}"
-        label = (f"inaccuracy: only delays mate, by {lost_text}" if played.result == WIN
-                 else f"inaccuracy: hastens mate, by {lost_text}")
+        grade = "mistake" if lost >= MISTAKE_PLIES else "inaccuracy"
+        label = (f"{grade}: only delays mate, by {lost_text}" if played.result == WIN
+                 else f"{grade}: hastens mate, by {lost_text}")
     before = outcome_words(mover, best.plies or 0, best.result)
     return Judgement(played.san, kind, label, before, _after_words(mover, played), best.san,
                      _after_words(mover, best))

@@ -30,14 +30,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(results: Path, log_path: Path, workers: int = 1) -> Iterator[str]:
+def running_server(results: Path, log_path: Path, workers: int = 1, options: Tuple[str, ...] = ()) -> Iterator[str]:
     """``python -m Util serve`` on ``results`` until the block ends; yields its base URL."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(REPO))
     with open(log_path, "w") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "Util", "serve", "--port", str(port), "--results", str(results),
-             "--workers", str(workers)], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+             "--workers", str(workers), *options], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 60
             while True:

@@ -443,13 +443,13 @@ def test_a_pawn_dragged_to_the_last_rank_becomes_the_piece_picked(tmp_path):
             page.get_by_text(re.compile(r"^You played a8=N\.")).first.wait_for(timeout=30_000)
             verdict = page.locator(".chessai-verdict").first
             verdict.wait_for(timeout=30_000)
-            assert verdict.inner_text().startswith("Your move: a8=N — mistake: turns the win into a draw")
+            assert verdict.inner_text().startswith("Your move: a8=N — blunder: turns the win into a draw")
             assert verdict.evaluate("v => getComputedStyle(v).color") == "rgb(198, 40, 40)"  # red
             shown = _wait_for_board(page, lambda state: state["pieces"].get("a8") == "white knight")
             assert "a7" not in shown["pieces"]
             summary = page.locator(".chessai-summary li").first
             summary.wait_for(timeout=30_000)
-            assert summary.inner_text() == "1. a8=N?? mistake: turns the win into a draw"
+            assert summary.inner_text() == "1. a8=N?? blunder: turns the win into a draw"
             moves = page.locator(".chessai-movelist").first.inner_text()
             assert moves.startswith("Moves: 1. a8=N??")
             page.screenshot(path=str(tmp_path / "promotion.png"))

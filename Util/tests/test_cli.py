@@ -75,6 +75,15 @@ def test_probe_fen_option_prints_each_fen_before_its_answer(kqk):
     assert echoed == [f"{fen}\t{answer}" for fen, answer in zip(fens, plain)]
 
 
+def test_options_go_anywhere_among_the_fens(kqk, python_gaviota):
+    """``probe KQvK --results DIR FEN --dtm FEN``: options between and after the positional arguments, as
+    users write them (argparse alone calls the FENs after an option unrecognized)."""
+    fens = ["8/8/8/8/8/2k5/8/KQ6 w - - 0 1", "k7/1Q6/2K5/8/8/8/8/8 b - - 0 1"]
+    result = run_cli("probe", "KQvK", "--results", str(kqk.parent), fens[0], "--dtm", fens[1])
+    assert result.returncode == 0, result.stderr
+    expected = [python_gaviota.probe_dtm(chess.Board(fen)) for fen in fens]
+    assert [int(line) for line in result.stdout.split()] == expected and expected[0] > 0
+
 def test_probe_without_a_table_says_that_fens_are_optional():
     result = run_cli("probe")
     assert result.returncode == 2 and "FENs are optional" in result.stderr and "Traceback" not in result.stderr

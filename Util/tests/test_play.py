@@ -603,7 +603,7 @@ def test_a_pawn_promoted_to_a_knight_on_the_board(sequence_of, tmp_path):
     assert text_of(game.message).startswith("You played a8=N.")
     assert game.session.last_judgement.san == "a8=N" and game.session.last_judgement.kind != "best"
     assert knight.result != 1  # a knight cannot mate alone: the verdict calls it what it is
-    assert "mistake: turns the win into a draw" in text_of(game.verdict)
+    assert "blunder: turns the win into a draw" in text_of(game.verdict)
 
 
 def test_a_new_attempt_replaces_an_old_error(game):

@@ -4,6 +4,7 @@ python-chess (en passant included), and every kind of bad input gets its 400."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import socket
@@ -149,14 +150,16 @@ def test_verdict_names_a_slower_move_and_a_blunder(server, python_gaviota):
 
     status, answer = get_json(server, "/api/verdict", fen=KQKR, move=slower.uci())
     assert status == 200 and answer["mistake"] == "slower" and not answer["best"]
-    assert f"inaccuracy: only delays mate, by {mover_plies[slower] - best} plies" in answer["verdict"]
+    lost = mover_plies[slower] - best
+    grade = "mistake" if lost >= 10 else "inaccuracy"  # trainer.MISTAKE_PLIES draws the line
+    assert f"{grade}: only delays mate, by {lost} plies" in answer["verdict"] and answer["grade"] == grade
     assert answer["plies"] == mover_plies[slower]
     board.push(blunder)
     becomes = "draw" if python_gaviota.probe_dtm(board) == 0 else "loss"  # after it, Black to move wins or not
     board.pop()
     status, answer = get_json(server, "/api/verdict", fen=KQKR, move=board.san(blunder))  # SAN works too
     assert status == 200 and answer["mistake"] == "result"
-    assert f"mistake: turns the win into a {becomes}" in answer["verdict"]
+    assert f"blunder: turns the win into a {becomes}" in answer["verdict"] and answer["grade"] == "blunder"
     best_move = next(m for m, p in mover_plies.items() if p == best)
     status, answer = get_json(server, "/api/verdict", fen=KQKR, move=best_move.uci())
     assert answer["best"] and answer["mistake"] is None
@@ -272,7 +275,21 @@ BAD_QUERIES = [
     ("/api/random", {"material": "KQvKR", "side": "red"}, "side"),
     ("/api/random", {"material": "KQvKR", "min": "ten"}, "whole number"),
     ("/api/distances", {}, "give the material"),
-    ("/standard", {"fen": "x" * 2000}, "bytes long"),
+    # null moves, which python-chess reads as passing, and a move in a mated position
+    *[("/api/verdict", {"fen": KQKR, "move": null}, f"move={null!r} is a null move") for null in ("0000", "--", "Z0", "@@@@")],
+    ("/api/verdict", {"fen": "6Qk/5K2/8/8/8/8/8/8 b - - 0 1", "move": "0000"}, "legal moves: none (the game is over)"),
+    ("/api/verdict", {"fen": "6Qk/5K2/8/8/8/8/8/8 b - - 0 1", "move": "Kh7"}, "legal moves: none (the game is over)"),
+    # positions no game reaches (python-chess's status()), refused before any table is looked up: KRBNvK is not
+    # computed here, and this answer is no 404
+    ("/standard", {"fen": "4k3/8/5N2/8/B7/8/8/K3R3 b - - 0 1"}, "in check from more than two pieces"),
+    ("/api/position", {"fen": "6Q1/K7/4k3/8/6R1/8/B7/8 b - - 0 1"}, "check cannot arise from a move"),
+    # numbers: the parameter and its range named
+    ("/api/random", {"material": "KQvKR", "min": "1000000000"}, "min=1000000000 is out of range: give a whole number from 0 to 1000 plies"),
+    ("/api/random", {"material": "KQvKR", "seed": "-1"}, "seed=-1 is out of range: give a whole number from 0 to"),
+    ("/api/random", {"material": "KQvKR", "max": "0"}, "max=0 is out of range: give a whole number from 1 to 1000"),
+    ("/api/random", {"material": "KQvKR", "min": "30", "max": "20"}, "min=30 is more than max=20"),
+    ("/api/random", {"material": "KQvKR", "min": "²"}, "min='²' is not a whole number"),
+    ("/api/random", {"material": "KvK", "outcome": "win"}, "two bare kings always draw"),
 ]
 
 
@@ -281,6 +298,50 @@ def test_bad_input_gets_400_with_the_reason(server, path, params, reason):
     status, answer = get_json(server, path, **params)
     assert status == 400, answer
     assert set(answer) == {"error"} and reason in answer["error"], answer
+
+
+def test_big_seeds_and_bare_kings_draw_give_positions(server):
+    status, answer = get_json(server, "/api/random", material="KQvKR", seed="4294967296")
+    assert status == 200 and chess.Board(answer["fen"]).is_valid()
+    assert get_json(server, "/api/random", material="KQvKR", seed="4294967296")[1] == answer  # the seed decides
+    status, answer = get_json(server, "/api/random", material="KvK", outcome="draw", side="b", seed="7")
+    board = chess.Board(answer["fen"])
+    assert status == 200 and board.is_valid() and board.turn == chess.BLACK and len(board.piece_map()) == 2
+
+
+def test_errors_have_their_status_and_the_api_is_open_to_other_sites(server):
+    import http.client
+
+    host, port = urllib.parse.urlsplit(server).netloc.split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+
+    def ask(method, target, headers=None):
+        connection.request(method, target, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+
+    status, headers, body = ask("GET", "/standard?fen=" + "x" * 2000)
+    assert status == 414 and "bytes long" in json.loads(body)["error"]
+    status, headers, body = ask("GET", f"/standard?fen={urllib.parse.quote(KQKR)}", {"Origin": "https://example.org"})
+    assert status == 200 and headers["access-control-allow-origin"] == "*"  # as lichess's API sends it
+    status, headers, body = ask("OPTIONS", "/standard", {"Origin": "https://example.org",
+                                                         "Access-Control-Request-Method": "GET",
+                                                         "Access-Control-Request-Headers": "x-requested-with"})
+    assert status == 204 and headers["access-control-allow-origin"] == "*" and body == b""
+    assert "GET" in headers["access-control-allow-methods"]
+    assert headers["access-control-allow-headers"] == "x-requested-with"
+    for method, target in (("POST", "/standard"), ("DELETE", "/api/position"), ("PUT", "/static/main.js")):
+        status, headers, body = ask(method, target)
+        assert status == 405 and f"{method} is not allowed" in json.loads(body)["error"], (method, target)
+    status, headers, body = ask("GET", "/nowhere")
+    assert status == 404 and "no such page: /nowhere" in json.loads(body)["error"]
+    status, headers, body = ask("GET", "/")  # the page is not for other sites: unchanged
+    assert status == 200 and "access-control-allow-origin" not in headers and b"<!doctype html>" in body
+    connection.close()
+    with socket.create_connection((host, int(port)), timeout=30) as raw:  # a request line no URL may hold
+        raw.sendall("GET /standard?fen=² HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        answer = raw.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 400") and b'{"error": "Invalid HTTP request received.' in answer
 
 
 def test_a_missing_table_gets_404_with_the_command(server, served_tables):
@@ -304,6 +365,39 @@ def test_a_huge_query_and_a_dropped_client_harm_no_one(server):
         raw.sendall(b"GET /standard/mainline?fen=8/8/8/3k4/8/2r5/8/KQ6_w_-_-_0_1 HTTP/1.1\r\nHost: x\r\n\r\n")
     status, answer = get_json(server, "/standard", fen=KQKR)
     assert status == 200 and answer["category"] == "win"
+
+
+def test_connections_that_stop_mid_request_are_closed_and_their_number_is_bounded(tmp_path, served_tables):
+    """Real sockets that open and send nothing, or part of a request, are closed by the server after
+    ``REQUEST_SECONDS`` while others are served; beyond ``--max-connections`` a connection gets 503 in JSON."""
+    import time
+
+    from Util.server import REQUEST_SECONDS
+
+    with running_server(served_tables, tmp_path / "server.log", options=("--max-connections", "11")) as base:
+        host, port = urllib.parse.urlsplit(base).netloc.split(":")
+        started = time.monotonic()
+        stalled = [socket.create_connection((host, int(port)), timeout=REQUEST_SECONDS + 10) for _ in range(10)]
+        for raw in stalled[:5]:  # part of a request line, part of the headers
+            raw.sendall(b"GET /standard?fen=8/8/8/3k4/8/2r5/8/KQ6_w_-_-_0_1 HTTP/1.1\r\nHost: x\r\nAcc")
+        time.sleep(0.5)
+        assert get_json(base, "/standard", fen=KQKR)[0] == 200  # served meanwhile (11 connections of 11)
+        with socket.create_connection((host, int(port)), timeout=30) as twelfth, \
+                socket.create_connection((host, int(port)), timeout=30) as thirteenth:
+            time.sleep(0.3)
+            thirteenth.sendall(b"GET /api/materials HTTP/1.1\r\nHost: x\r\n\r\n")
+            head, _, body = thirteenth.recv(4096).partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503") and b"retry-after: 1" in head, head
+        assert "as many connections open as it takes (11)" in json.loads(body)["error"]
+        closed_after = []
+        for raw in stalled:
+            assert raw.recv(4096) == b""  # closed by the server, with nothing sent
+            closed_after.append(time.monotonic() - started)
+            raw.close()
+        print(f"stalled connections closed after {min(closed_after):.1f}-{max(closed_after):.1f} s")
+        assert REQUEST_SECONDS - 0.5 <= min(closed_after) and max(closed_after) <= REQUEST_SECONDS + 3, closed_after
+        assert get_json(base, "/standard", fen=KQKR)[0] == 200
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
 
 
 def _documented_examples():

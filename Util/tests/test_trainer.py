@@ -68,14 +68,16 @@ def test_verdicts_name_the_best_move_and_count_each_distance_from_its_own_positi
     slower = next(o for o in outcomes if o.result == WIN and o.plies > best.plies)
     judged = judge_move(board, slower.move, sequence)
     lost = slower.plies - best.plies
-    assert judged.kind == SLOWER and judged.label == f"inaccuracy: only delays mate, by {lost} plies"
+    grade = "mistake" if lost >= 10 else "inaccuracy"  # trainer.MISTAKE_PLIES
+    assert judged.kind == SLOWER and judged.label == f"{grade}: only delays mate, by {lost} plies"
     assert judged.sentence.endswith(f"after {best.san} (best): White mates in {(best.plies) // 2} "
                                     f"({best.plies - 1} plies).")
     assert f"after it: White mates in {slower.plies // 2} ({slower.plies - 1} plies)" in judged.sentence
     board = chess.Board("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")
     assert board.is_valid()
     blunder = judge_move(board, chess.Move.from_uci("b1c2"), sequence)  # the king takes it
-    assert blunder.kind == WORSE and blunder.label == "mistake: turns the win into a draw"
+    assert blunder.kind == WORSE and blunder.label == "blunder: turns the win into a draw"
+    assert blunder.grade == "blunder" and judged.grade == grade
     assert "after it: draw;" in blunder.sentence  # mid-sentence: lower case
     assert len({KIND_COLOURS[k] for k in (BEST, SLOWER, WORSE)}) == 3  # green, orange, red
 
@@ -93,7 +95,8 @@ def test_a_defender_who_hastens_mate_or_loses_a_draw_gets_the_matching_kind(sequ
             assert judged.kind == BEST
         else:
             shorter = outcomes[0].plies - outcome.plies
-            assert judged.kind == SLOWER and judged.label == f"inaccuracy: hastens mate, by {shorter} plies"
+            grade = "mistake" if shorter >= 10 else "inaccuracy"  # trainer.MISTAKE_PLIES
+            assert judged.kind == SLOWER and judged.label == f"{grade}: hastens mate, by {shorter} plies"
     from Util.trainer import DRAW, random_start
 
     sequence = sequence_of("KRvKR")
@@ -105,7 +108,7 @@ def test_a_defender_who_hastens_mate_or_loses_a_draw_gets_the_matching_kind(sequ
             break
     assert outcomes[0].result == DRAW and losing, "no drawn KRvKR position with a losing move in 40 seeds"
     judged = judge_move(board, losing[0].move, sequence, outcomes)
-    assert judged.kind == WORSE and judged.label == "mistake: turns the draw into a loss"
+    assert judged.kind == WORSE and judged.label == "blunder: turns the draw into a loss"
     assert judged.sentence.split("Before it: ")[1].startswith("draw; after it: Black mates in ")
 
 
