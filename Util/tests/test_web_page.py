@@ -41,7 +41,7 @@ def server(tmp_path_factory, served_tables):
 
 
 @contextlib.contextmanager
-def _page(url: str, width: int = 1200):
+def _page(url: str, width: int = 1200, height: int = 900):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -49,7 +49,7 @@ def _page(url: str, width: int = 1200):
             executable_path=CHROMIUM, headless=True,
             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"])
         try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
+            page = browser.new_page(viewport={"width": width, "height": height})
             errors = []
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(url, timeout=120_000)
@@ -286,3 +286,171 @@ def test_the_page_fits_a_phone(server):
         for name in ("Analyse", "Practice", "Random start", "Edit board"):
             tab = page.get_by_role("tab", name=name).bounding_box()
             assert tab["x"] >= 0 and tab["x"] + tab["width"] <= 390, name
+
+
+MATE_IN_ONE = "k7/8/1K6/8/8/8/7Q/8 w - - 0 1"  # Qh8#
+
+
+def _moves_listed(page, count: int) -> None:
+    page.wait_for_function(f"() => document.querySelectorAll('#movelist button').length === {count}", timeout=TIMEOUT)
+
+
+def _link(fen: str, **params) -> str:
+    return "/?" + urllib.parse.urlencode({"fen": fen, **params})
+
+
+def _best(server, fen: str) -> dict:
+    return get_json(server, "/api/position", fen=fen)[1]["moves"][0]
+
+
+def _download_pgn(page):
+    import chess.pgn
+    import io
+
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download PGN").click()
+    text = Path(download.value.path()).read_text()
+    return text, chess.pgn.read_game(io.StringIO(text))
+
+
+def test_practice_as_black_from_white_to_move_never_freezes(server):
+    """A link to practise Black where White is to move: the server moves first, the side chooser says
+    Black; a take-back before any move of one's own takes nothing; after one, the server is not left
+    waiting (whoever is to move after a take-back, the right side moves)."""
+    with _page(server + _link(KQKR, mode="practice", side="b")) as page:
+        _moves_listed(page, 1)  # the server's first move, without anyone pressing anything
+        assert page.locator("input[name=practice-side][value=b]").is_checked()
+        assert _url_params(page)["side"] == "b"
+        page.get_by_text(re.compile(r"^Black to move\. White mates in")).wait_for(timeout=TIMEOUT)
+        first = _url_params(page)["moves"]
+        page.get_by_role("button", name="Take back").click()
+        page.locator("#verdict").get_by_text("Nothing to take back: you have not moved yet.").wait_for(timeout=TIMEOUT)
+        _moves_listed(page, 1)
+        fen = get_json(server, "/api/verdict", fen=KQKR, move=first)[1]["fen"]
+        best = _best(server, fen)
+        _drag(page, best["uci"][:2], best["uci"][2:4])
+        _moves_listed(page, 3)  # Black's move and White's reply
+        page.get_by_role("button", name="Take back").click()
+        page.locator("#verdict").get_by_text("Taken back: your move again.").wait_for(timeout=TIMEOUT)
+        _moves_listed(page, 1)
+        assert _url_params(page)["moves"] == first and _pieces(page) == _board_of(fen)
+
+    # the same from the page: analyse, then practise Black, then start
+    with _page(server + _link(KQKR)) as page:
+        page.get_by_text("White to move. White mates in").wait_for(timeout=TIMEOUT)
+        page.get_by_role("tab", name="Practice").click()
+        page.locator("#panel-practice").get_by_label("Black").check()
+        page.get_by_role("button", name="Start from this position").click()
+        _moves_listed(page, 1)
+        page.get_by_text(re.compile(r"^Black to move\.")).wait_for(timeout=TIMEOUT)
+
+
+def test_take_back_while_viewing_an_earlier_move_asks_and_the_pgn_holds_the_whole_game(server):
+    with _page(server + _link(KQKR, mode="practice", side="w")) as page:
+        page.get_by_text("White to move. White mates in").wait_for(timeout=TIMEOUT)
+        fen = KQKR
+        for count in (2, 4):
+            best = _best(server, fen)
+            _drag(page, best["uci"][:2], best["uci"][2:4])
+            _moves_listed(page, count)
+            fen = get_json(server, "/api/verdict", fen=best["fen"], move=_url_params(page)["moves"].split(",")[-1])[1]["fen"]
+        moves = _url_params(page)["moves"].split(",")
+        page.locator("#movelist button").first.click()  # viewing White's first move
+        page.wait_for_function("() => new URLSearchParams(location.search).get('ply') === '1'", timeout=TIMEOUT)
+
+        text, game = _download_pgn(page)  # the whole game, not the moves up to the one viewed
+        assert [m.uci() for m in game.mainline_moves()] == moves and game.headers["Result"] == "*"
+        assert all(node.comment for node in game.mainline())  # each move's verdict and distance
+
+        page.get_by_role("button", name="Take back").click()
+        ask = page.locator("#ask")
+        ask.get_by_text("The 3 later moves would be deleted.").wait_for(timeout=TIMEOUT)
+        ask.get_by_role("button", name="Cancel").click()
+        assert ask.is_hidden() and _url_params(page)["moves"].split(",") == moves  # nothing lost
+        page.get_by_role("button", name="Take back").click()
+        ask.get_by_role("button", name="Take back to here").click()
+        # viewing the position after White's move: back to before it, White (the person) to move
+        _moves_listed(page, 0)
+        page.get_by_text("White to move. White mates in").wait_for(timeout=TIMEOUT)
+        assert _pieces(page) == _board_of(KQKR)
+
+
+def test_the_end_of_a_game_speaks_to_the_person_with_a_new_game_and_the_result_in_the_pgn(server):
+    with _page(server + _link(MATE_IN_ONE, mode="practice", side="w")) as page:
+        page.get_by_text("White to move. White mates in 1").wait_for(timeout=TIMEOUT)
+        _drag(page, "h2", "h8")
+        status = page.locator("#status")
+        status.get_by_text("You won: checkmate").wait_for(timeout=TIMEOUT)
+        assert "win" in status.get_attribute("class").split()  # the winner's green, not the loser's red
+        text, game = _download_pgn(page)
+        assert game.headers["Result"] == "1-0" and text.rstrip().endswith("1-0")
+        assert "best move" not in text and "White has won: checkmate" in game.next().comment
+        page.get_by_role("button", name="New game").click()
+        _moves_listed(page, 0)
+        page.get_by_text("White to move. White mates in 1").wait_for(timeout=TIMEOUT)
+        assert page.locator("#new-game").is_hidden()
+
+    with _page(server + _link(MATE_IN_ONE, mode="practice", side="b")) as page:  # the server mates the person
+        status = page.locator("#status")
+        status.get_by_text("You lost: checkmate").wait_for(timeout=TIMEOUT)
+        assert "loss" in status.get_attribute("class").split()
+        assert page.locator("#new-game").is_visible()
+
+
+def test_errors_stay_until_the_next_action_and_a_broken_link_shows_an_empty_board(server):
+    with _page(server + "/?fen=garbage") as page:
+        page.locator("#status.error").get_by_text("no side to move in 'garbage'").wait_for(timeout=TIMEOUT)
+        assert _pieces(page) == {}  # no stray pieces read out of the garbage
+
+    with _page(server + _link(KQKR, moves="b1b7,zzzz")) as page:
+        error = page.locator("#status.error").get_by_text("The link's move zzzz could not be played")
+        error.wait_for(timeout=TIMEOUT)
+        page.wait_for_timeout(1500)
+        assert error.is_visible()  # not overwritten by the status line
+        _moves_listed(page, 1)
+
+    with _page(server + _link(KQKR)) as page:  # the server gone: the move snaps back with the reason
+        page.get_by_text("White to move. White mates in").wait_for(timeout=TIMEOUT)
+        page.route("**/api/verdict**", lambda route: route.abort())
+        _drag(page, "b1", "b7")
+        error = page.locator("#status.error").get_by_text("The server does not answer")
+        error.wait_for(timeout=TIMEOUT)
+        page.wait_for_timeout(1500)
+        assert error.is_visible() and _pieces(page) == _board_of(KQKR)
+        page.unroute("**/api/verdict**")
+        _drag(page, "b1", "b7")  # the next action: the error gives way
+        _moves_listed(page, 1)
+        page.get_by_text(re.compile(r"^Black to move\.")).wait_for(timeout=TIMEOUT)
+
+
+def test_the_promotion_chooser_lies_over_the_board_and_can_be_cancelled(server):
+    fen = "8/4P3/8/8/8/2k5/8/K7 w - - 0 1"
+    with _page(server + _link(fen)) as page:
+        page.get_by_text("White to move.").wait_for(timeout=TIMEOUT)
+        _drag(page, "e7", "e8")
+        chooser = page.locator("#promotion")
+        chooser.wait_for(timeout=TIMEOUT)
+        board, box = page.locator("#board cg-board").bounding_box(), chooser.bounding_box()
+        assert box["x"] >= board["x"] - 1 and box["y"] >= board["y"] - 1
+        assert box["x"] + box["width"] <= board["x"] + board["width"] + 1
+        assert box["y"] + box["height"] <= board["y"] + board["height"] + 1
+        assert _pieces(page) == _board_of(fen)  # the pawn waits on e7 meanwhile
+        chooser.get_by_role("button", name="Cancel").click()
+        assert chooser.is_hidden() and _pieces(page) == _board_of(fen)
+        assert page.locator("#movelist button").count() == 0
+        _drag(page, "e7", "e8")
+        chooser.get_by_role("button", name="Knight").click()
+        page.locator("#movelist button", has_text="e8=N").wait_for(timeout=TIMEOUT)
+
+
+def test_on_a_phone_the_verdict_and_the_buttons_are_on_screen_after_a_move(server):
+    with _page(server + _link(KQKR, mode="practice", side="w"), width=390, height=844) as page:
+        page.get_by_text("White to move. White mates in").wait_for(timeout=TIMEOUT)
+        best = _best(server, KQKR)
+        _drag(page, best["uci"][:2], best["uci"][2:4])
+        page.locator("#verdict").get_by_text("Reply:").wait_for(timeout=TIMEOUT)
+        assert page.evaluate("() => window.scrollY") == 0
+        for selector in ("#verdict", "#hint", "#takeback", "#status"):
+            box = page.locator(selector).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (selector, box)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390

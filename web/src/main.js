@@ -14,10 +14,13 @@ import { distancesText, moveOutcome, pgn } from './words.js';
 const DEFAULT_FEN = '8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1';
 const $ = (selector) => document.querySelector(selector);
 
-// The game: where it started, the moves played (each with its verdict), which of them is shown.
-const game = { start: DEFAULT_FEN, moves: [], ply: 0, mode: 'analyse', side: 'w', hint: false };
+// The game: where it started, the moves played (each with its verdict), which of them is shown, and
+// whether a practice game is on (`started`: the person plays `side`, the server the other).
+const game = { start: DEFAULT_FEN, moves: [], ply: 0, mode: 'analyse', side: 'w', hint: false, started: false };
 let position = null; // the server's answer for the position shown
+let positionFen = null; // the FEN it was asked for
 let busy = false;
+let notice = null; // an error shown instead of the status line until the person's next action
 
 const ground = Chessground($('#board'), {
   fen: DEFAULT_FEN.split(' ')[0],
@@ -28,7 +31,9 @@ const ground = Chessground($('#board'), {
   events: { change: onBoardChange },
 });
 
-const fenNow = () => (game.ply === 0 ? game.start : game.moves[game.ply - 1].fen);
+const fenAt = (ply) => (ply === 0 ? game.start : game.moves[ply - 1].fen);
+const fenNow = () => fenAt(game.ply);
+const practising = () => game.mode === 'practice' && game.started;
 const turnOf = (fen) => fen.split(' ')[1];
 const colour = (turn) => (turn === 'w' ? 'white' : 'black');
 
@@ -38,6 +43,19 @@ function say(text, kind = '') {
   status.className = `status ${kind}`;
   boardMoved();
 }
+
+// An error stays on the status line until the person does something else (`act`).
+function fail(message) {
+  notice = message;
+  say(message, 'error');
+}
+
+// Wraps what a person does: the last error gives way to what comes next.
+const act = (fn) => (...args) => {
+  notice = null;
+  $('#ask').hidden = true;
+  return fn(...args);
+};
 
 // Chessground keeps where the board is on the page; text or bars above it that grow move it.
 function boardMoved() {
@@ -50,16 +68,22 @@ async function show() {
   const fen = fenNow();
   writeUrl();
   renderMoveList();
+  $('#new-game').hidden = true;
   try {
-    position = await get('/api/position', { fen }, { cached: true });
+    position = await get('/api/position', practising() ? { fen, you: game.side } : { fen }, { cached: true });
   } catch (error) {
-    position = null;
-    ground.set({ fen: fen.split(' ')[0], turnColor: colour(turnOf(fen)), movable: { color: undefined, dests: new Map() } });
+    position = positionFen = null;
+    // a FEN the server refuses is drawn as no board at all: chessground would read pieces out of garbage
+    const board = error.status === 400 ? '8/8/8/8/8/8/8/8' : fen.split(' ')[0];
+    ground.set({ fen: board, lastMove: undefined, check: false, turnColor: colour(turnOf(fen) === 'b' ? 'b' : 'w'),
+      movable: { color: undefined, dests: new Map() } });
+    ground.setAutoShapes([]);
     renderTable();
-    say(error.message, 'error');
+    fail(error.message);
     return;
   }
   if (fen !== fenNow()) return; // another position was asked for meanwhile
+  positionFen = fen;
   const last = game.ply > 0 ? game.moves[game.ply - 1].uci : null;
   const turn = turnOf(fen);
   ground.set({
@@ -71,7 +95,10 @@ async function show() {
   });
   ground.setAutoShapes(game.hint && position.moves.length ? [arrow(position.moves[0].uci)] : []);
   const zugzwang = position.mutual_zugzwang ? ' Mutual zugzwang: the side to move would rather pass.' : '';
-  say(position.status + zugzwang, position.category);
+  if (notice) say(notice, 'error');
+  else if (practising() && position.ending) say(position.ending.text, position.ending.kind);
+  else say(position.status + zugzwang, position.category);
+  $('#new-game').hidden = !(practising() && position.ending && game.ply === game.moves.length);
   renderTable();
   $('#api-link').href = `/standard?fen=${encodeURIComponent(fen)}`;
   $('#api-link').textContent = '/standard for this position';
@@ -89,11 +116,11 @@ function destinations(moves) {
   return dests;
 }
 
-// Whether the person may move now: in analysis always, in practice on their own turn at the game's end.
+// Whether the person may move now: in analysis always, in a practice game on their own turn at its end.
 function mayMove() {
   if (game.mode === 'edit' || busy) return false;
   if (game.mode !== 'practice') return true;
-  return game.ply === game.moves.length && turnOf(fenNow()) === game.side;
+  return game.started && game.ply === game.moves.length && turnOf(fenNow()) === game.side;
 }
 
 function renderTable() {
@@ -114,7 +141,7 @@ function renderTable() {
       cell.textContent = text;
       row.append(cell);
     }
-    const play = () => mayMove() && playMove(move.uci, 'you');
+    const play = act(() => mayMove() && tryMove(move.uci));
     row.addEventListener('click', play);
     row.addEventListener('keydown', (e) => e.key === 'Enter' && play());
     body.append(row);
@@ -135,7 +162,7 @@ function renderMoveList() {
     button.textContent = move.san;
     button.className = `move ${move.mistake ? `mistake-${move.mistake}` : ''} ${i + 1 === game.ply ? 'current' : ''}`;
     button.title = move.verdict || '';
-    button.addEventListener('click', () => goTo(i + 1));
+    button.addEventListener('click', act(() => goTo(i + 1)));
     item.append(button);
     list.append(item);
     if (!white) number++;
@@ -156,24 +183,56 @@ function goTo(ply) {
 
 function onBoardMove(orig, dest) {
   if (game.mode === 'edit' || !position) return; // in the editor pieces move freely
+  notice = null;
   const candidates = position.moves.filter((m) => m.uci.startsWith(orig + dest));
-  if (candidates.length === 1) return playMove(candidates[0].uci, 'you');
+  if (candidates.length === 1) return tryMove(candidates[0].uci);
   if (candidates.length > 1) return choosePromotion(orig + dest);
   show();
 }
 
+// The chooser lies over the board; until a piece is chosen the pawn stays where it was.
 function choosePromotion(prefix) {
   const box = $('#promotion');
+  ground.set({ fen: fenNow().split(' ')[0], movable: { color: undefined } });
   box.hidden = false;
-  box.querySelectorAll('button').forEach((button) => {
-    button.onclick = () => {
+  box.querySelectorAll('.choices button').forEach((button) => {
+    button.onclick = act(() => {
       box.hidden = true;
-      playMove(prefix + button.dataset.role, 'you');
-    };
+      tryMove(prefix + button.dataset.role);
+    });
   });
+  box.querySelector('.choices button').focus();
 }
 
-// Play `uci` from the position shown (dropping the moves after it), with the server's verdict on it.
+function cancelPromotion() {
+  if ($('#promotion').hidden) return;
+  $('#promotion').hidden = true;
+  show();
+}
+
+// A move from the position shown: the game's next move goes forward; another move where later moves
+// exist asks first (they would be deleted).
+function tryMove(uci) {
+  if (game.ply < game.moves.length) {
+    if (game.moves[game.ply].uci === uci) return goTo(game.ply + 1);
+    const later = game.moves.length - game.ply;
+    return ask(`Play this move here? The ${later} later move${later === 1 ? '' : 's'} of the game would be deleted.`,
+      'Play it and delete them', () => playMove(uci, 'you'), () => show());
+  }
+  return playMove(uci, 'you');
+}
+
+// A question over the moves with a yes and a cancel; nothing happens until one is pressed.
+function ask(text, yes, onYes, onNo = () => {}) {
+  $('#ask-text').textContent = text;
+  $('#ask-yes').textContent = yes;
+  $('#ask').hidden = false;
+  $('#ask-yes').onclick = act(onYes);
+  $('#ask-no').onclick = act(onNo);
+  boardMoved();
+}
+
+// Play `uci` from the position shown (dropping any moves after it), with the server's verdict on it.
 async function playMove(uci, by) {
   if (busy) return;
   busy = true;
@@ -181,39 +240,51 @@ async function playMove(uci, by) {
     const fen = fenNow();
     const verdict = await get('/api/verdict', { fen, move: uci });
     game.moves.length = game.ply;
-    game.moves.push({ uci: verdict.uci, san: verdict.san, fen: verdict.fen, comment: verdict.comment, by,
-      verdict: verdict.verdict, mistake: verdict.mistake });
+    game.moves.push(played(verdict, by));
     game.ply++;
     game.hint = false;
     if (game.mode === 'practice' && by === 'you') showVerdict(verdict);
   } catch (error) {
-    say(error.message, 'error');
+    fail(`${uci} was not played: ${error.message}`);
   } finally {
     busy = false;
   }
   await show();
-  if (game.mode === 'practice' && position && position.moves.length && turnOf(fenNow()) !== game.side) await reply();
+  await continueGame();
 }
+
+const played = (answer, by) => ({ uci: answer.uci, san: answer.san, fen: answer.fen, comment: answer.comment, by,
+  verdict: answer.verdict, mistake: answer.mistake, grade: answer.grade });
 
 function showVerdict(verdict) {
   const box = $('#verdict');
   box.textContent = `Your move: ${verdict.verdict}`;
-  box.className = `verdict ${verdict.mistake ? `mistake-${verdict.mistake}` : 'best'}`;
+  box.className = `verdict ${verdict.mistake ? `mistake-${verdict.mistake}` : 'best'} grade-${verdict.grade}`;
+}
+
+// In a practice game, whenever the game's end is shown and it is the server's turn, the server moves:
+// after the person's move, a take-back, a link, a new game, coming back to the Practice tab.
+async function continueGame() {
+  if (!practising() || busy || game.ply !== game.moves.length) return;
+  if (!position || positionFen !== fenNow() || !position.moves.length || turnOf(fenNow()) === game.side) return;
+  await reply();
 }
 
 async function reply() {
   busy = true;
+  let failed = false;
   try {
     const answer = await get('/api/reply', { fen: fenNow() });
-    game.moves.push({ uci: answer.uci, san: answer.san, fen: answer.fen, comment: answer.comment, by: 'server',
-      verdict: answer.verdict, mistake: answer.mistake });
+    game.moves.push(played(answer, 'server'));
     game.ply++;
     $('#verdict').append(` Reply: ${answer.san}.`);
   } catch (error) {
-    say(error.message, 'error');
+    failed = true;
+    fail(`The server's reply did not come: ${error.message}`);
   } finally {
     busy = false;
   }
+  $('#retry').hidden = !failed;
   await show();
 }
 
@@ -224,52 +295,89 @@ function setMode(mode) {
   game.mode = mode;
   for (const tab of document.querySelectorAll('.tabs button')) tab.setAttribute('aria-selected', tab.dataset.mode === mode);
   for (const name of ['analyse', 'practice', 'random', 'edit']) $(`#panel-${name}`).hidden = name !== mode;
+  $('#practice-bar').hidden = mode !== 'practice';
   $('#spare-top').hidden = $('#spare-bottom').hidden = mode !== 'edit';
   boardMoved();
   if (mode === 'edit') return enterEditor();
   if (mode === 'random') loadMaterials();
-  if (mode === 'practice' && !game.moves.length) {
-    // before a game starts, offer the side to move
-    document.querySelector(`input[name=practice-side][value=${turnOf(fenNow())}]`).checked = true;
+  if (mode === 'practice') {
+    // a game on: the side played; before one starts, the side to move is offered
+    const side = game.started ? game.side : turnOf(fenNow());
+    document.querySelector(`input[name=practice-side][value=${side === 'b' ? 'b' : 'w'}]`).checked = true;
   }
   game.hint = false;
-  show();
+  return show().then(continueGame);
 }
 
 function startPractice() {
   game.side = document.querySelector('input[name=practice-side]:checked').value;
   game.start = fenNow();
+  restartPractice();
+}
+
+// The practice game from its start again, the person on the same side ("New game" at the end).
+function restartPractice() {
   game.moves = [];
   game.ply = 0;
   game.mode = 'practice';
+  game.started = true;
+  game.hint = false;
   $('#verdict').textContent = `You play ${game.side === 'w' ? 'White' : 'Black'}.`;
   $('#verdict').className = 'verdict';
+  $('#retry').hidden = true;
   ground.set({ orientation: colour(game.side) });
-  show().then(() => {
-    if (position && position.moves.length && turnOf(fenNow()) !== game.side) reply();
-  });
+  show().then(continueGame);
 }
 
+// Undoes the person's last move and the server's reply to it, at the game's end; viewing an earlier
+// move, it asks first whether to play on from there (the later moves would be deleted).
 function takeBack() {
   if (busy) return;
-  let ply = game.ply;
-  if (game.mode === 'practice') {
-    while (ply > 0 && game.moves[ply - 1].by === 'server') ply--;
-    if (ply > 0) ply--;
-  } else if (ply > 0) {
-    ply--;
+  if (game.ply < game.moves.length) {
+    const later = game.moves.length - game.ply;
+    return ask(`You are looking at an earlier move. Take back to here and play on? The ${later} later ` +
+      `move${later === 1 ? '' : 's'} would be deleted.`, 'Take back to here', () => takeBackTo(yourTurnAtOrBefore(game.ply)));
   }
+  let ply = game.ply;
+  while (ply > 0 && turnOf(fenAt(ply - 1)) !== game.side) ply--; // the server's moves at the end
+  if (ply === 0) {
+    $('#verdict').textContent = 'Nothing to take back: you have not moved yet.';
+    $('#verdict').className = 'verdict';
+    return;
+  }
+  takeBackTo(yourTurnAtOrBefore(ply - 1));
+}
+
+// The latest position at or before `ply` in which the person is to move (0 if none: the server moves).
+function yourTurnAtOrBefore(ply) {
+  while (ply > 0 && turnOf(fenAt(ply)) !== game.side) ply--;
+  return ply;
+}
+
+function takeBackTo(ply) {
   game.moves.length = ply;
   game.ply = ply;
   game.hint = false;
-  $('#verdict').textContent = ply ? 'Taken back: your move again.' : 'Taken back to the start: your move again.';
+  const yours = turnOf(fenAt(ply)) === game.side;
+  $('#verdict').textContent = ply ? 'Taken back: your move again.'
+    : `Taken back to the start: ${yours ? 'your move again' : 'the server moves first'}.`;
   $('#verdict').className = 'verdict';
-  show();
+  $('#retry').hidden = true;
+  show().then(continueGame);
 }
 
-function downloadPgn() {
+// The whole game, whichever move is shown, with its result and each move's verdict as a comment.
+async function downloadPgn() {
   const you = 'You', engine = 'Tablebase';
-  const text = pgn(game.start, game.moves.slice(0, game.ply),
+  const last = fenAt(game.moves.length);
+  let result = '*';
+  try {
+    const answer = await get('/api/position', { fen: last }, { cached: true });
+    if (answer.ending) result = answer.ending.result;
+  } catch {
+    // the result stays '*' (unknown), as PGN has it for a game whose end is not known
+  }
+  const text = pgn(game.start, game.moves, result,
     game.side === 'w' ? { white: you, black: engine } : { white: engine, black: you });
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
@@ -330,6 +438,7 @@ function newGame(fen, mode) {
   game.start = fen;
   game.moves = [];
   game.ply = 0;
+  game.started = false;
   setMode(mode);
 }
 
@@ -370,10 +479,10 @@ async function randomStart() {
   try {
     const { fen } = await get('/api/random', params);
     if ($('#random-practise').checked) {
-      document.querySelector(`input[name=practice-side][value=${params.side}]`).checked = true;
       game.start = fen;
       game.moves = [];
       game.ply = 0;
+      game.started = false; // setMode offers the side to move: the side asked for
       setMode('practice');
       startPractice();
     } else {
@@ -415,6 +524,7 @@ async function readUrl() {
   game.start = (params.get('fen') || (await firstPosition())).replaceAll('_', ' ');
   if (params.get('mode') === 'practice') {
     game.mode = 'practice';
+    game.started = true;
     game.side = params.get('side') === 'b' ? 'b' : 'w';
     document.querySelector(`input[name=practice-side][value=${game.side}]`).checked = true;
     ground.set({ orientation: colour(game.side) });
@@ -425,11 +535,10 @@ async function readUrl() {
       const fen = fenNow();
       const verdict = await get('/api/verdict', { fen, move: uci });
       const by = game.mode === 'practice' && turnOf(fen) !== game.side ? 'server' : 'you';
-      game.moves.push({ uci: verdict.uci, san: verdict.san, fen: verdict.fen, comment: verdict.comment, by,
-        verdict: verdict.verdict, mistake: verdict.mistake });
+      game.moves.push(played(verdict, by));
       game.ply++;
     } catch (error) {
-      say(`The link's move ${uci} could not be played: ${error.message}`, 'error');
+      fail(`The link's move ${uci} could not be played (it and the moves after it are left out): ${error.message}`);
       break;
     }
   }
@@ -439,20 +548,26 @@ async function readUrl() {
 
 // ---- wiring -------------------------------------------------------------------------------------------
 
-for (const tab of document.querySelectorAll('.tabs button')) tab.addEventListener('click', () => setMode(tab.dataset.mode));
-$('#back').addEventListener('click', () => goTo(game.ply - 1));
-$('#forward').addEventListener('click', () => goTo(game.ply + 1));
+for (const tab of document.querySelectorAll('.tabs button')) tab.addEventListener('click', act(() => setMode(tab.dataset.mode)));
+$('#back').addEventListener('click', act(() => goTo(game.ply - 1)));
+$('#forward').addEventListener('click', act(() => goTo(game.ply + 1)));
 $('#flip').addEventListener('click', () => {
   ground.toggleOrientation();
   if (game.mode === 'edit') enterEditor();
 });
-$('#practice-start').addEventListener('click', startPractice);
-$('#hint').addEventListener('click', () => {
+$('#practice-start').addEventListener('click', act(startPractice));
+$('#new-game').addEventListener('click', act(restartPractice));
+$('#hint').addEventListener('click', act(() => {
   game.hint = true;
   show();
-});
-$('#takeback').addEventListener('click', takeBack);
+}));
+$('#takeback').addEventListener('click', act(takeBack));
+$('#retry').addEventListener('click', act(() => {
+  $('#retry').hidden = true;
+  show().then(continueGame);
+}));
 $('#pgn').addEventListener('click', downloadPgn);
+$('#promotion-cancel').addEventListener('click', cancelPromotion);
 $('#edit-clear').addEventListener('click', () => {
   ground.set({ fen: '8/8/8/8/8/8/8/8' });
   onBoardChange();
@@ -464,14 +579,15 @@ $('#edit-swap').addEventListener('click', () => {
 for (const radio of document.querySelectorAll('input[name=edit-turn]')) radio.addEventListener('change', onBoardChange);
 $('#edit-fen').addEventListener('change', loadFenField);
 $('#edit-fen').addEventListener('keydown', (e) => e.key === 'Enter' && finishEditing());
-$('#edit-done').addEventListener('click', finishEditing);
+$('#edit-done').addEventListener('click', act(finishEditing));
 $('#random-material').addEventListener('change', loadDistances);
 $('#random-side').addEventListener('change', loadDistances);
-$('#random-go').addEventListener('click', randomStart);
+$('#random-go').addEventListener('click', act(randomStart));
 document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') return cancelPromotion();
   if (e.target.closest('input, select, textarea')) return;
-  if (e.key === 'ArrowLeft') goTo(game.ply - 1);
-  if (e.key === 'ArrowRight') goTo(game.ply + 1);
+  if (e.key === 'ArrowLeft') act(goTo)(game.ply - 1);
+  if (e.key === 'ArrowRight') act(goTo)(game.ply + 1);
 });
 
 readUrl().then(() => setMode(game.mode));

@@ -38,13 +38,14 @@ export function distancesText(answer) {
   return `In ${answer.material} with ${side} to move, ${side} ${win}; ${side} ${loss}.`;
 }
 
-// The game as PGN, each move with its comment (who mates in how many plies after it).
-export function pgn(startFen, moves, { white, black }) {
+// The game as PGN, each move with its comment (its verdict and who mates in how many plies after it);
+// `result` is PGN's: 1-0, 0-1, 1/2-1/2 or * (the game goes on).
+export function pgn(startFen, moves, result, { white, black }) {
   const [, turn, , , , fullmove] = startFen.split(' ');
   const date = new Date().toISOString().slice(0, 10).replaceAll('-', '.');
   const headers = [
     ['Event', 'Endgame practice'], ['Site', 'python -m Util serve'], ['Date', date],
-    ['White', white], ['Black', black], ['Result', '*'], ['SetUp', '1'], ['FEN', startFen],
+    ['White', white], ['Black', black], ['Result', result], ['SetUp', '1'], ['FEN', startFen],
   ];
   let number = Number(fullmove) || 1;
   let whiteToMove = turn !== 'b';
@@ -57,6 +58,6 @@ export function pgn(startFen, moves, { white, black }) {
     if (!whiteToMove) number++;
     whiteToMove = !whiteToMove;
   });
-  text.push('*');
+  text.push(result);
   return `${headers.map(([k, v]) => `[${k} "${v.replaceAll('"', "'")}"]`).join('\n')}\n\n${text.join(' ')}\n`;
 }
