@@ -28,6 +28,10 @@ MAX_FEN_LENGTH = 100
 MAX_MAINLINE = 1000
 #: The range of ``min`` and ``max`` of a random start, in plies (the longest five-piece mate is far shorter).
 MAX_PLIES = 1000
+#: Random placements tried for a drawn start before saying there is none: each is a probe, so a table
+#: with no draws for that side (KQRvK, White to move) costs one request this many probes (2,000: about a
+#: second alone; 20,000 held a worker for 9-14 s alone and up to 92 s under the soak's load).
+DRAW_TRIES = 2_000
 #: The range of a random start's ``seed``: numpy's generator takes any whole number; 64 bits are plenty.
 MAX_SEED = 2 ** 64 - 1
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,30}")
@@ -320,7 +324,7 @@ def random_position(tablebase, material: Material, outcome: str, side: chess.Col
     white_to_move = (side == chess.WHITE) != swap
     try:
         board = random_start(sequence, white_to_move=white_to_move, outcome=outcome, min_plies=min_plies,
-                             max_plies=max_plies, seed=seed)
+                             max_plies=max_plies, seed=seed, draw_tries=DRAW_TRIES)
     except ValueError as error:
         raise BadRequest(str(error)) from None
     if swap:

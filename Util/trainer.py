@@ -356,13 +356,14 @@ def move_comment(board: chess.Board, move: chess.Move, sequence: SnSequence,
 
 
 def random_start(sequence: SnSequence, *, white_to_move: bool = True, outcome: str = "win", min_plies: int = 1,
-                 max_plies: Optional[int] = None, seed: Optional[int] = None) -> chess.Board:
+                 max_plies: Optional[int] = None, seed: Optional[int] = None,
+                 draw_tries: int = 20_000) -> chess.Board:
     """A random position of ``sequence``'s table to practise from: the side to move (``white_to_move``)
     gets ``outcome`` (``"win"``, ``"draw"`` or ``"loss"``) with best play, for a win or loss in
     ``min_plies`` to ``max_plies`` plies.  Each S_n in the range is as likely as its size, and within it
     every board (from a table read whole) or every stored position, which stands for its mirror images
-    too (from a file read block by block), equally likely.  ValueError says when the table has no such
-    position."""
+    too (from a file read block by block), equally likely; a draw is looked for among ``draw_tries``
+    random placements (each a probe).  ValueError says when the table has no such position."""
     from .board_int import encode_integers, to_board
 
     rng = np.random.default_rng(seed)
@@ -370,7 +371,7 @@ def random_start(sequence: SnSequence, *, white_to_move: bool = True, outcome: s
         raise ValueError(f"outcome is {outcome!r}; use 'win', 'draw' or 'loss'")
     side = "White" if white_to_move else "Black"
     if outcome == "draw":
-        return _random_draw(sequence, white_to_move, rng)
+        return _random_draw(sequence, white_to_move, rng, draw_tries)
     # the sets that hold them: a win for the side to move has odd n, a loss even n (n = 0 is mated already)
     mover_wins = outcome == "win"
     winner = chess.WHITE if (white_to_move == mover_wins) else chess.BLACK

@@ -84,7 +84,7 @@ def draw_request(rng: random.Random, fens, materials) -> tuple:
     return kind, method, target, {status}
 
 
-async def client(port, fens, materials, deadline, latencies, errors, kinds, rng):
+async def client(port, fens, materials, deadline, latencies, errors, kinds, rng, slowest):
     reader = writer = None
     while time.perf_counter() < deadline:
         kind, method, target, expected = draw_request(rng, fens, materials)
@@ -101,6 +101,10 @@ async def client(port, fens, materials, deadline, latencies, errors, kinds, rng)
             await reader.readexactly(length)
             latencies.append(time.perf_counter() - started)
             kinds[kind] += 1
+            slowest.append((latencies[-1], f"{method} {target[:100]}"))
+            if len(slowest) > 50:
+                slowest.sort(reverse=True)
+                del slowest[5:]
             if status not in expected:
                 errors.append(f"HTTP {status} for {method} {target[:120]}")
             if b"connection: close" in head.lower():
@@ -143,12 +147,12 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        latencies, errors, kinds = [], [], Counter()
+        latencies, errors, kinds, slowest = [], [], Counter(), []
 
         async def run(seconds: float, clients: int, seed: int):
             deadline = time.perf_counter() + seconds
             rngs = [random.Random(seed * 1000 + i) for i in range(clients)]
-            await asyncio.gather(*(client(port, fens, materials, deadline, latencies, errors, kinds, rng)
+            await asyncio.gather(*(client(port, fens, materials, deadline, latencies, errors, kinds, rng, slowest)
                                    for rng in rngs))
 
         asyncio.run(run(3, 1, 0))  # one client a few seconds: each kind of request once at least
@@ -160,11 +164,12 @@ def main() -> int:
         minute = 0
         while time.perf_counter() - started < args.seconds - 0.5:
             span = min(60.0, args.seconds - (time.perf_counter() - started))
-            before = len(latencies)
-            asyncio.run(run(span, args.clients, minute + 1))
+            before, round_started = len(latencies), time.perf_counter()
+            asyncio.run(run(span, args.clients, minute + 1))  # a round ends when its last request is answered
             minute += 1
             rss, peak = memory_mb(server.pid)
-            print(f"  {time.perf_counter() - started:5.0f} s: {(len(latencies) - before) / span:.0f} requests/s, "
+            rate = (len(latencies) - before) / (time.perf_counter() - round_started)
+            print(f"  {time.perf_counter() - started:5.0f} s: {rate:.0f} requests/s, "
                   f"errors so far {len(errors)}, resident {rss:.0f} MB (peak {peak:.0f} MB)", flush=True)
         elapsed = time.perf_counter() - started
         end_rss, peak = memory_mb(server.pid)
@@ -178,6 +183,8 @@ def main() -> int:
     print("mix: " + ", ".join(f"{kind} {count}" for kind, count in kinds.most_common()))
     print(f"server memory: resident {start_rss:.0f} MB at the start, {end_rss:.0f} MB at the end, peak {peak:.0f} MB "
           f"(limit: block cache {args.cache_mb} MB + 200 MB = {args.cache_mb + 200} MB)")
+    for seconds, request in sorted(slowest, reverse=True)[:3]:
+        print(f"  slowest: {seconds:.1f} s {request}")
     for error in errors[:10]:
         print("  error:", error)
     over = max(end_rss, peak) > args.cache_mb + 200

@@ -19,6 +19,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E
 
 from Util.tests.served import running_server  # noqa: E402
 
+#: Ten thousand requests take about 40 s: in the default run, not in the quick loop (pytest -m "not slow").
+pytestmark = pytest.mark.slow
 #: Requests per generated example (the one Hypothesis generates and quick random mutations of it: Hypothesis
 #: takes about 10 ms to draw a request this rich, the server 2-5 ms to answer it), and examples per run: at
 #: least 10,000 requests in all.
