@@ -334,9 +334,8 @@ def test_practice_as_black_from_white_to_move_never_freezes(server):
         page.locator("#verdict").get_by_text("Taken back: your move again.").wait_for(timeout=TIMEOUT)
         _moves_listed(page, 1)
         assert _url_params(page)["moves"] == first and _pieces(page) == _board_of(fen)
-
-    # the same from the page: analyse, then practise Black, then start
-    with _page(server + _link(KQKR)) as page:
+        # the same from the page: analyse, then practise Black, then start
+        page.goto(server + _link(KQKR))
         page.get_by_text("White to move. White mates in").wait_for(timeout=TIMEOUT)
         page.get_by_role("tab", name="Practice").click()
         page.locator("#panel-practice").get_by_label("Black").check()
@@ -389,8 +388,7 @@ def test_the_end_of_a_game_speaks_to_the_person_with_a_new_game_and_the_result_i
         _moves_listed(page, 0)
         page.get_by_text("White to move. White mates in 1").wait_for(timeout=TIMEOUT)
         assert page.locator("#new-game").is_hidden()
-
-    with _page(server + _link(MATE_IN_ONE, mode="practice", side="b")) as page:  # the server mates the person
+        page.goto(server + _link(MATE_IN_ONE, mode="practice", side="b"))  # the server mates the person
         status = page.locator("#status")
         status.get_by_text("You lost: checkmate").wait_for(timeout=TIMEOUT)
         assert "loss" in status.get_attribute("class").split()
@@ -401,15 +399,13 @@ def test_errors_stay_until_the_next_action_and_a_broken_link_shows_an_empty_boar
     with _page(server + "/?fen=garbage") as page:
         page.locator("#status.error").get_by_text("no side to move in 'garbage'").wait_for(timeout=TIMEOUT)
         assert _pieces(page) == {}  # no stray pieces read out of the garbage
-
-    with _page(server + _link(KQKR, moves="b1b7,zzzz")) as page:
+        page.goto(server + _link(KQKR, moves="b1b7,zzzz"))  # one browser for the three links
         error = page.locator("#status.error").get_by_text("The link's move zzzz could not be played")
         error.wait_for(timeout=TIMEOUT)
         page.wait_for_timeout(1500)
         assert error.is_visible()  # not overwritten by the status line
         _moves_listed(page, 1)
-
-    with _page(server + _link(KQKR)) as page:  # the server gone: the move snaps back with the reason
+        page.goto(server + _link(KQKR))  # the server gone: the move snaps back with the reason
         page.get_by_text("White to move. White mates in").wait_for(timeout=TIMEOUT)
         page.route("**/api/verdict**", lambda route: route.abort())
         _drag(page, "b1", "b7")
