@@ -451,12 +451,12 @@ class PlaySession:
         return judge_move(self.board, move, self.sequence, outcomes) if outcomes else None
 
     def summary(self) -> str:
-        """The person's game in a few words: moves played, how many were best, and the mistakes
-        (``"12... Kc5 (mistake: turns the draw into a loss)"``)."""
+        """The person's game in a few words: moves played, how many were best, and the moves that were not
+        best, inaccuracies and mistakes (``"12... Kc5 (mistake: turns the draw into a loss)"``)."""
         played, best = len(self.judged), sum(1 for _, j in self.judged if j is not None and j.best)
         head = f"You played {played} move{'s' if played != 1 else ''}, {best} of them best."
         worse = [f"{text} ({j.label})" for text, j in self.marked_moves() if j is not None and not j.best]
-        return head + ("" if not worse else " Mistakes: " + "; ".join(worse) + ".")
+        return head + ("" if not worse else " Moves that were not best: " + "; ".join(worse) + ".")
 
     def marked_moves(self) -> List[Tuple[str, Optional["Judgement"]]]:
         """Every move of the game in SAN, each with its number (``"12. Kd3"``, ``"12... Kc5"``), with the

@@ -161,3 +161,70 @@ def _verdict_shares(ax, report, verdicts) -> None:
             color=[_VERDICT_COLOURS[v] for v in shown])
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of positions (thesis's verdict)")
+
+
+def plot_table_chain(names: List[str]):
+    """The tables that feed each other: one box per table of ``names`` and per table they lead into, in rows by
+    number of pieces (a pawn table half a row above the tables its promotions lead into), and an arrow from
+    a table of ``names`` to each table a capture or a promotion turns it into (whose S_n it reads; two bare
+    kings, a draw, left out).  Returns the Figure."""
+    from .material import Material
+
+    given = [Material.parse(name).canonical for name in names]
+    tables = {m: [d for d in m.dependencies() if d.white or d.black] for m in given}
+    for feeders in list(tables.values()):
+        for child in feeders:
+            tables.setdefault(child, [])
+    rows: Dict[float, list] = {}
+    for material in sorted(tables, key=lambda m: m.name):
+        rows.setdefault(material.piece_count + 0.5 * material.has_pawns, []).append(material)
+    place = {m: (1.5 * (k - (len(row) - 1) / 2), level) for level, row in rows.items() for k, m in enumerate(row)}
+    figure, ax = plt.subplots(figsize=(max(7.0, 2.0 * max(len(r) for r in rows.values())), 1.3 * len(rows) + 0.8))
+    for material, feeders in tables.items():
+        for child in feeders:
+            promotion = "P" in material.white + material.black and child.piece_count == material.piece_count
+            ax.annotate("", place[child], place[material], arrowprops=dict(
+                arrowstyle="->", color="tab:green" if promotion else "tab:blue", shrinkA=14, shrinkB=14))
+    for material, (x, y) in place.items():
+        ax.text(x, y, material.name, ha="center", va="center", fontsize=11,
+                bbox=dict(boxstyle="round", facecolor="white", edgecolor="grey"))
+    ax.plot([], [], color="tab:green", label="a promotion leads into")
+    ax.plot([], [], color="tab:blue", label="a capture leads into")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
+    ax.set_yticks(sorted(rows), [f"{int(level)} pieces{', a pawn' if level % 1 else ''}" for level in sorted(rows)])
+    ax.set_xticks([])
+    ax.set_xlim(min(x for x, _ in place.values()) - 0.8, max(x for x, _ in place.values()) + 0.8)
+    ax.set_ylim(min(rows) - 0.6, max(rows) + 0.6)
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.set_title("Which tables a table reads: arrows point to the tables computed first")
+    figure.tight_layout()
+    return figure
+
+
+def plot_dtm_heat_map(values: Dict[int, int], title: str, pieces: Optional[Dict[int, str]] = None):
+    """An 8 x 8 board with each square coloured by the n of ``values`` (square number -> n, -1 for a board in
+    no S_n, squares missing for pieces or illegal placements) and n written on it; ``pieces`` (square ->
+    letter) are written on their squares.  Returns the Figure."""
+    import numpy as np
+
+    grid = np.full((8, 8), np.nan)
+    for square, n in values.items():
+        grid[7 - square // 8, square % 8] = n
+    figure, ax = plt.subplots(figsize=(6.4, 5.0))
+    shown = np.ma.masked_where(~(grid >= 0), grid)
+    image = ax.imshow(shown, cmap="viridis_r")
+    for row in range(8):
+        for column in range(8):
+            value = grid[row, column]
+            if not np.isnan(value):
+                ax.text(column, row, "draw" if value < 0 else int(value), ha="center", va="center", fontsize=8,
+                        color="black" if value < 0 or value < np.nanmax(grid) * 0.6 else "white")
+    for square, letter in (pieces or {}).items():
+        ax.text(square % 8, 7 - square // 8, letter, ha="center", va="center", fontsize=14, fontweight="bold")
+    ax.set_xticks(range(8), list("abcdefgh"))
+    ax.set_yticks(range(8), [str(r) for r in range(8, 0, -1)])
+    figure.colorbar(image, ax=ax, label="n (plies to mate)")
+    ax.set_title(title, fontsize=10)
+    figure.tight_layout()
+    return figure

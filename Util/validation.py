@@ -233,7 +233,7 @@ class AgreementPerN:
         wrong = self.total - sum(self.agreed.values())
         rate = self.total / self.seconds if self.seconds else float("nan")
         return (f"{self.material} vs {self.reference}: {self.total:,} boards in {len(self.checked)} S_n, "
-                f"{wrong:,} disagree; {self.seconds:.1f} s, {rate:,.0f} boards/s")
+                f"{wrong:,} disagree; {self.seconds:.1f} s, about {float(f'{rate:.2g}'):,.0f} boards/s")
 
     def add(self, n: int, checked: int, agreed: int, mismatches) -> None:
         self.checked[n] = self.checked.get(n, 0) + checked

@@ -78,7 +78,8 @@ def test_01_shows_boards_and_the_right_facts(notebook_01):
 def notebook_02(tmp_path_factory):
     results = tmp_path_factory.mktemp("results")
     notebook = execute_notebook(REPO / "02_calculation.ipynb",
-                                {"TABLES": ["KQvK", "KPvK"], "RESULTS_DIR": str(results), "BOARD_SIZE": 120},
+                                {"TABLES": ["KQvK", "KPvK"], "RESULTS_DIR": str(results), "BOARD_SIZE": 120,
+                                 "BACKWARD_MAX_N": 6, "LADDER_MAX_N": 2},
                                 results / "02.ipynb")
     return notebook, results
 
@@ -97,21 +98,20 @@ def test_02_checks_what_it_teaches(notebook_02):
     notebook, _ = notebook_02
     assert_no_progress_text(notebook)
     text = stdout(notebook)
-    assert "same checkmates as the brute force: True" in text
-    assert re.search(r"Kxb4\s+leads to KRvK, n = 19", text) and "so this position is in S_20" in text
-    assert "the AI plays c8=R" in text
-    assert "resumed file identical to the uninterrupted one: True" in text
-    interrupted = re.search(r"killed; the checkpoint holds the plies up to n = (\d+)\n"
-                            r"KBNvK: resuming after ply (\d+) from .*\nresumed after ply (\d+)", text)
-    assert interrupted and int(interrupted.group(1)) >= 20 and interrupted.group(1) == interrupted.group(2) \
-        == interrupted.group(3)  # the resume line is ordinary output, not error text
-    assert not any(o["name"] == "stderr" for o in outputs(notebook, "stream"))
-    # speed: timed after the kernels are loaded, the ratio computed from the printed numbers
-    brute = float(re.search(r"python-chess, one board at a time: \d+ checkmates in ([\d.]+) s", text).group(1))
-    engine = re.search(r"engine: all of KQvK, S_0 \.\. S_20, in ([\d.]+) s", text)
-    ratio = re.search(r"is ([\d,]+) times the engine's", text)
-    assert engine and ratio and abs(int(ratio.group(1).replace(",", "")) - brute / float(engine.group(1))) <= 0.5
-    assert re.search(r"S_2 of KQvK: [\d,]+ boards; in this one Black has (\d+) legal moves", text)
+    # the backward step in plain Python, set for set against the engine, and its un-moves into check
+    assert re.search(r"every S_n from S_0 to S_6 equals the engine's, set for set: True", text)
+    assert "predecessors: 8 boards, Black to move; in check in 3 of them: ['c5', 'c6', 'c7']" in text
+    assert re.search(r"S_2 of KQvK: [\d,]+ boards; in this one Black has \d+ legal moves; check_black_determinism: True",
+                     text) and re.search(r"candidate \S+ b - - 0 1: check_black_determinism: False", text)
+    assert "KPvK: boards in S_0 .. S_5: [0, " in text  # no checkmate: KPvK's sets begin with un-promotions
+    assert re.search(r"un-promotion: \S+ w - - 0 1 is in KPvK's S_1; \S+=Q# leads into KQvK's S_0", text)
+    assert "Kxb4" in text and "resume_from_file: The thesis's resume" in text
+    # speed: each row of the ladder is the same task, the ratios are those of the printed times
+    ladder = next(o["data"]["text/html"] for o in outputs(notebook) if "times faster" in o.get("data", {}).get("text/html", ""))
+    times = [float(t) for t in re.findall(r'<td style="text-align:right">(\d+\.\d+)</td>', ladder)]
+    ratios = [float(r.replace(",", "")) for r in re.findall(r"about ([\d.,]+)", ladder)]
+    assert "KQvK, S_0 .. S_2" in ladder and len(times) == 3 and len(ratios) == 2
+    assert all(abs(r / (slow / fast) - 1) < 0.35 for r, slow, fast in zip(ratios, times, times[1:]))
     assert re.search(r"board_int = \d+ = 0b[01]{25} \(25 bits", text)  # KBNvK, leading zeros kept
     # pieces on both sides: Black's longest defence in KQvKR, a mate by Black, a draw only en passant saves
     assert re.search(r"n = 70: 70 plies of best play, ending in checkmate: True", text)
@@ -157,8 +157,8 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     assert_no_progress_text(notebook)
     text = stdout(notebook)
     assert "n = 18" in text and "find_move_count of the example: 18" in text
-    assert re.search(r"every_move_of_sequence_in_lower KQvK: [\d,]+ boards in 21 S_n, 0 wrong", text)
-    assert re.search(r"check_boards_in_correct_sequence KQvK: [\d,]+ boards in 21 S_n, 0 wrong", text)
+    assert re.search(r"every_move_of_sequence_in_lower KQvK: [\d,]+ stored positions in 21 S_n, 0 wrong", text)
+    assert re.search(r"check_boards_in_correct_sequence KQvK: [\d,]+ stored positions in 21 S_n, 0 wrong", text)
     assert "KQvK vs gaviota: 345,404 boards in 21 S_n, 0 disagree" in text
     assert "KPvK: matching rate 100.0000 % (222,564 of 222,564" in text
     assert re.search(r"KQvK vs syzygy: [\d,]+ boards in 21 S_n, 0 disagree", text)
@@ -175,8 +175,8 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     assert "matching rate" in (folder / "Tests" / "validation_KRvK.txt").read_text()
     assert (folder / "Tests" / "validation_KRvK.png").stat().st_size > 5_000
     # a pawn table and KQvKR get the move checks and Syzygy too, with a DTZ-1 board of each
-    assert re.search(r"every_move_of_sequence_in_lower KPvK: [\d,]+ boards in 57 S_n, 0 wrong", text)
-    assert re.search(r"check_boards_in_correct_sequence KPvK: [\d,]+ boards in 57 S_n, 0 wrong", text)
+    assert re.search(r"every_move_of_sequence_in_lower KPvK: [\d,]+ stored positions in 57 S_n, 0 wrong", text)
+    assert re.search(r"check_boards_in_correct_sequence KPvK: [\d,]+ stored positions in 57 S_n, 0 wrong", text)
     assert re.search(r"one_ply_check KQvKR: [\d,]+ stored positions .*, 0 wrong", text)
     for name in ("KPvK", "KQvKR", "KQvKR \\(Black mates\\)"):
         assert re.search(name + r" vs syzygy: [\d,]+ boards in \d+ S_n, 0 disagree", text), name
