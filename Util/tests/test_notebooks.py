@@ -8,7 +8,7 @@ import pytest
 
 from Util.chessai_file import load_table
 from Util.expansion import board_counts
-from Util.series import NotebookCellError, execute_notebook, series_notebooks
+from Util.series import WIDGET_VIEW, NotebookCellError, execute_notebook, series_notebooks
 from Util.tests.conftest import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,6 +33,15 @@ def assert_no_progress_text(notebook) -> None:
     for out in outputs(notebook):
         text = out.get("text", "") + str(out.get("data", {}).get("text/plain", ""))
         assert not _PROGRESS_TEXT.search(text), f"dead progress text in a saved output: {text[:80]!r}"
+
+
+def assert_html_shows_every_widget_copy(executed, written: Path) -> None:
+    """``jupyter nbconvert --to html`` of the written copy shows each widget's static copy (none is blank)."""
+    from nbconvert import HTMLExporter
+
+    widgets = sum(WIDGET_VIEW in o.get("data", {}) for o in outputs(executed))
+    page, _ = HTMLExporter().from_filename(str(written))
+    assert widgets and page.count('<div class="chessai-static-copy">') == widgets, (written.name, widgets)
 
 
 def test_progress_text_is_recognised():
@@ -105,7 +114,14 @@ def test_02_checks_what_it_teaches(notebook_02):
                      text) and re.search(r"candidate \S+ b - - 0 1: check_black_determinism: False", text)
     assert "KPvK: boards in S_0 .. S_5: [0, " in text  # no checkmate: KPvK's sets begin with un-promotions
     assert re.search(r"un-promotion: \S+ w - - 0 1 is in KPvK's S_1; \S+=Q# leads into KQvK's S_0", text)
-    assert "Kxb4" in text and "resume_from_file: The thesis's resume" in text
+    assert re.search(r"Kxb4\s+leads to KRvK, n = 19", text) and "so this position is in S_20" in text
+    assert "the AI plays c8=R" in text
+    assert "resumed file identical to the uninterrupted one: True" in text
+    interrupted = re.search(r"killed; the checkpoint holds the plies up to n = (\d+)\n"
+                            r"KBNvK: resuming after ply (\d+) from .*\nresumed after ply (\d+)", text)
+    assert interrupted and int(interrupted.group(1)) >= 20 and interrupted.group(1) == interrupted.group(2) \
+        == interrupted.group(3)  # the resume line is ordinary output, not error text
+    assert not any(o["name"] == "stderr" for o in outputs(notebook, "stream"))
     # speed: each row of the ladder is the same task, the ratios are those of the printed times
     ladder = next(o["data"]["text/html"] for o in outputs(notebook) if "times faster" in o.get("data", {}).get("text/html", ""))
     times = [float(t) for t in re.findall(r'<td style="text-align:right">(\d+\.\d+)</td>', ladder)]
@@ -306,7 +322,7 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
 
 @pytest.mark.slow  # runs a notebook
 def test_04_replays_the_newest_game(notebooks_03_04):
-    _, replayed, _ = notebooks_03_04
+    played, replayed, games = notebooks_03_04
     text = stdout(replayed)
     assert "15 plies from 8/4k3/Q7/8/8/8/8/4K3 w - - 0 1" in text and "Finished!" in text
     assert re.search(r"HistoryError: .*\.broken_example\.txt, line 2: e7e6 is not legal", text)
@@ -314,11 +330,14 @@ def test_04_replays_the_newest_game(notebooks_03_04):
     assert re.search(r"-> \d{4}-\d\d-\d\d \d\d:\d\d · KQvK · 15 plies · 1-0 checkmate · demonstration", text)
     copies = [o["data"]["text/html"] for o in outputs(replayed) if "chessai-static-copy" in o.get("data", {}).get("text/html", "")]
     assert len(copies) == 2 and "<svg" in copies[0] and "ply 3 of 15" in copies[0]
+    assert "The game at a glance (plies 0, 2, 4, 6, 9, 11, 13, 15):" in copies[0]  # a strip of boards for static readers
     assert "(White mates in 6 (12 plies))" in copies[0]  # the PGN's comment after the third move, the page's words
     # a game with one slower move, replayed from its PGN, stopped at the move its comment marks
     marked = re.search(r"the PGN marks ply (\d+), (\S+): (.*left the best line \((\S+) was better\))", text)
     assert marked and f"ply {marked.group(1)} of " in copies[1] and marked.group(3) in copies[1]
     assert ".pgn" in copies[1] or "(PGN)" in copies[1]
+    for executed, name in ((played, "03.ipynb"), (replayed, "04.ipynb")):
+        assert_html_shows_every_widget_copy(executed, games.parent / name)
     svgs = [o for o in outputs(replayed) if "image/svg+xml" in o.get("data", {})]
     assert svgs and "lastmove" in svgs[-1]["data"]["image/svg+xml"]  # start_replay ended on the last move
 
