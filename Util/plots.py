@@ -81,6 +81,13 @@ _VERDICT_COLOURS = {"equal": "tab:grey", "ai better": "tab:blue", "stockfish bet
                     "stockfish failed": "tab:red", "failed": "black"}
 
 
+def scenario_in_words(scenario: str) -> str:
+    """A scenario of :mod:`Util.stockfish_compare` as a title says it: ``random_boards`` -> "random positions",
+    ``S_9`` -> "positions of S_9", ``all_S_n`` -> "positions of every S_n"."""
+    words = {"random_boards": "random positions", "all_S_n": "positions of every S_n"}
+    return words.get(scenario, f"positions of {scenario}" if scenario.startswith("S_") else scenario)
+
+
 def _verdict_label(verdict: str) -> str:
     """A verdict as a legend says it: the engines' names capitalised ("AI better", "Stockfish failed")."""
     return verdict.replace("ai ", "AI ").replace("stockfish", "Stockfish")
@@ -108,21 +115,28 @@ def plot_stockfish_comparison(report):
     for ax in (left, right):
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    figure.suptitle(f"{report.material}: {report.scenario}, {len(report.results)} positions, "
+    figure.suptitle(f"{report.material}: {scenario_in_words(report.scenario)}, {len(report.results)} positions, "
                     f"Stockfish {report.settings.describe()}")
+    left.set_title("How many plies each game needed", fontsize=10)
+    right.set_title("Which attacker mated faster (the thesis's verdicts)", fontsize=10)
     figure.tight_layout()
     return figure
 
 
 def _plies_against_n(ax, groups) -> None:
+    """One point per mated game (the three games of a position side by side), not means joined by lines:
+    an n with one game must not look like a trend.  Above each n: its number of positions."""
     ns = list(groups)
-    for side, colour, label in _GAMES:
-        points = [(n, _mated_plies(results, side)) for n, results in groups.items()]
-        points = [(n, sum(p) / len(p)) for n, p in points if p]
-        ax.plot([n for n, _ in points], [m for _, m in points], "o-", color=colour, label=label, markersize=3)
+    for k, (side, colour, label) in enumerate(_GAMES):
+        points = [(n + 0.22 * (k - 1), p) for n, results in groups.items() for p in _mated_plies(results, side)]
+        ax.scatter([x for x, _ in points], [y for _, y in points], s=10, color=colour, label=label, alpha=0.7)
     ax.plot(ns, ns, ":", color="black", label="n (AI vs best defence)")
-    ax.set_xlabel("n of the start position")
-    ax.set_ylabel("plies to mate (mean of mated games)")
+    top = ax.get_ylim()[1]
+    for n in ns:
+        ax.text(n, top, str(len(groups[n])), ha="center", va="bottom", fontsize=7)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("n of the start position (above: its number of positions)")
+    ax.set_ylabel("plies to mate (one point per mated game)")
 
 
 def _plies_histogram(ax, results, n: int) -> None:
@@ -133,7 +147,10 @@ def _plies_histogram(ax, results, n: int) -> None:
         ax.bar([v - 0.4 + width * (k + 0.5) for v in values], [plies.count(v) for v in values], width=width,
                color=colour, label=label)
     ax.axvline(n, linestyle=":", color="black", label=f"n = {n} (AI vs best defence)")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
+    if len(values) <= 16:  # every number of plies that occurred gets its tick, odd ones too
+        ax.set_xticks(values)
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of games
     ax.set_xlabel("plies to mate")
     ax.set_ylabel("games")

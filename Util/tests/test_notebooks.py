@@ -163,7 +163,8 @@ def test_a_failing_cell_is_named(tmp_path):
 def notebook_06(tmp_path_factory):
     folder = tmp_path_factory.mktemp("nb06")
     parameters = {"FILE": "KQvK", "RESULTS_DIR": str(folder / "results"), "REPORT_DIR": str(folder / "Tests"),
-                  "SAMPLE": 400, "TABLES": ["KQvK", "KRvK"], "BOARD_SIZE": 120, "ONE_PLY_SAMPLE": 20}
+                  "SAMPLE": 400, "TABLES": ["KQvK", "KRvK"], "BOARD_SIZE": 120, "ONE_PLY_SAMPLE": 20,
+                  "DRAW_SAMPLE": 2000}
     return execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, folder / "06.ipynb"), folder
 
 
@@ -200,9 +201,19 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     assert re.search(r"KQvKR: \S+ w - - 0 1  n = \d+, Syzygy's DTZ = 1: the best move \S+x\S+ is a capture", text)
     closing = re.search(r"(\d+) checks on (\d+) tables; boards that disagree: 0", text)
     assert closing and int(closing.group(2)) == 5  # KQvK, KRvK, KBBvK, KPvK, KQvKR
-    # everything agrees: one line says so, instead of a figure of green bars
+    # everything agrees: one line says so, and one figure shows the boards checked per n, 0 disagreeing
     assert "Validation of KQvK: every check agrees on every board in every S_n" in text
-    assert not any("image/png" in o.get("data", {}) for o in outputs(notebook))
+    assert sum("image/png" in o.get("data", {}) for o in outputs(notebook)) == 1
+    # one byte changed in a copy of the table: every change is caught by some check, the real table by none
+    assert "the same board in the real table, S_12: found wrong by 0 of 4 checks" in text
+    changed = next(o["data"]["text/html"] for o in outputs(notebook)
+                   if "one byte changed" in o.get("data", {}).get("text/html", ""))
+    assert "S_12 → 255 (draw)" in changed and changed.count(">caught<") >= 3
+    # the draws of our tables against Syzygy, on random legal boards
+    for name in ("KQvK", "KBBvK", "KPvK", "KQvKR"):
+        drawn = re.search(name + r" vs syzygy, draws: ([\d,]+) of 2,000 random legal boards are draws in our table, "
+                                 r"0 of them not a draw for Syzygy", text)
+        assert drawn and int(drawn.group(1).replace(",", "")) > 0, name
 
 
 @pytest.mark.slow  # runs a notebook
