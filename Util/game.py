@@ -527,3 +527,21 @@ class PlaySession:
             message += " " + self.last_reply.text
         ending = termination_message(self.board)
         return message + (" " + ending + " " + self.summary() if ending else "")
+
+
+def play_with_one_slower_move(session: PlaySession) -> PlaySession:
+    """Play ``session`` to its end as a scripted person who plays the first move that is not best when
+    there is one, and the table's best move (:func:`best_defence`) otherwise: a game with exactly one move that
+    left the best line, for showing how a game file marks it.  Returns the session."""
+    from .trainer import move_outcomes
+
+    slower_played = False
+    while not session.over:
+        outcomes = move_outcomes(session.board, session.sequence)  # best first
+        slower = [o.move for o in outcomes if o.rank != outcomes[0].rank]
+        if slower and not slower_played:
+            move, slower_played = slower[0], True
+        else:
+            move = best_defence(session)
+        session.submit(move.uci())
+    return session

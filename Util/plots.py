@@ -17,20 +17,25 @@ def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]]):
     tables = [name for name, counts in counts_by_table.items() if counts]
     columns = min(3, max(1, len(tables)))
     rows = (len(tables) + columns - 1) // columns
-    figure, axes = plt.subplots(rows, columns, figsize=(5 * columns, 3.2 * rows), squeeze=False)
+    # One scale for all panels, so that the tables can be compared; one legend above them, off the bars.
+    figure, axes = plt.subplots(rows, columns, figsize=(5 * columns, 3.2 * rows + 0.5), squeeze=False,
+                                sharex=True, sharey=True)
     for ax, name in zip(axes.flat, tables):
         counts = counts_by_table[name]
         for parity, colour, label in ((1, "tab:blue", "White to move (odd n)"), (0, "tab:orange", "Black to move (even n)")):
             ns = [n for n in sorted(counts) if n % 2 == parity]
             ax.bar(ns, [counts[n] for n in ns], color=colour, label=label, width=0.9)
-        ax.set_title(f"{name}: {sum(counts.values()):,} boards, largest n = {max(counts)}")
+        ax.set_title(f"{name}: {sum(counts.values()):,} boards, largest n = {max(counts)}", fontsize=10)
         ax.set_xlabel("n (plies to mate)")
         ax.set_ylabel("|S_n| (boards)")
         ax.set_yscale("log")
-        ax.legend(fontsize=8)
+        ax.set_ylim(bottom=0.8)  # an S_n of one board keeps its bar
+        ax.tick_params(labelbottom=True, labelleft=True)
     for ax in list(axes.flat)[len(tables):]:
         ax.set_visible(False)
-    figure.tight_layout()
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False)
+    figure.tight_layout(rect=(0, 0, 1, 1 - 0.45 / figure.get_figheight()))
     return figure
 
 
