@@ -46,7 +46,7 @@ def agreement_line(title: str, panels: List[tuple]) -> Optional[str]:
     """
     if any(checked[n] != agreed.get(n, 0) for _, checked, agreed in panels for n in checked):
         return None
-    checks = "; ".join(f"{name}: {sum(checked.values()):,} boards" for name, checked, _ in panels)
+    checks = "; ".join(f"{name}: {sum(checked.values()):,} checked" for name, checked, _ in panels)
     return f"{title}: every check agrees on every board in every S_n ({checks})."
 
 
@@ -63,16 +63,18 @@ def plot_agreement(title: str, panels: List[tuple]):
         ns = sorted(checked)
         wrong = sum(checked[n] - agreed.get(n, 0) for n in ns)
         ax.plot(ns, [checked[n] for n in ns], marker=markers[k % len(markers)], markersize=4,
-                label=f"{name}: {sum(checked.values()):,} boards, {wrong:,} disagree")
+                label=f"{name}: {sum(checked.values()):,} checked, {wrong:,} disagree")
         bad = [n for n in ns if checked[n] != agreed.get(n, 0)]
         if bad:
             ax.scatter(bad, [checked[n] - agreed.get(n, 0) for n in bad], color="tab:red", marker="x", zorder=3,
                        label=f"{name}: boards that disagree")
     ax.set_xlabel("n (plies to mate)")
-    ax.set_ylabel("boards checked")
+    ax.set_ylabel("checked per S_n (boards; stored\npositions for the move checks)")
     ax.set_yscale("log")
     ax.set_ylim(bottom=0.8)  # small S_n (S_0 has few boards) must not fall below the axis
-    ax.set_title(title)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    wrong_in_all = sum(checked[n] - agreed.get(n, 0) for _, checked, agreed in panels for n in checked)
+    ax.set_title(f"{title}: checked per S_n; boards that disagree (red crosses): {wrong_in_all:,}")
     ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     figure.tight_layout()
     return figure
