@@ -269,3 +269,30 @@ def run_from_start(material: MaterialLike, filename: Optional[os.PathLike] = Non
 def resume_from_file(material: MaterialLike, filename: Optional[os.PathLike] = None) -> Path:
     """The thesis's resume: continue from the checkpoint if there is one, else start."""
     return calculate(material, filename)
+
+
+def interrupt_calculation(material: MaterialLike, out: os.PathLike, after_ply: int, poll_seconds: float = 0.02) -> int:
+    """Start ``python -m Util calculate`` of ``material`` into ``out`` as a separate process that saves a
+    checkpoint after every ply, kill it as soon as the checkpoint holds ply ``after_ply`` (or a later one),
+    and return the last ply the checkpoint holds: a demonstration of an interrupted calculation, which
+    :func:`resume_from_file` then continues.  RuntimeError if the process ended before that ply (a table too
+    small, or an error: its exit code is named)."""
+    import subprocess
+
+    material = _material(material)
+    partial = Path(out).with_name(Path(out).name + ".partial")
+
+    def checkpoint_ply() -> int:  # -1 while there is none (it is replaced atomically, never half-written)
+        return load_checkpoint(partial, material)[0] if partial.exists() else -1
+
+    worker = subprocess.Popen([sys.executable, "-m", "Util", "calculate", material.name, "--out", str(out),
+                               "--checkpoint-seconds", "0", "--quiet", "--fresh"])
+    while worker.poll() is None and checkpoint_ply() < after_ply:
+        time.sleep(poll_seconds)
+    worker.kill()
+    worker.wait()
+    reached = checkpoint_ply()
+    if reached < after_ply or Path(out).exists():
+        raise RuntimeError(f"{material}: the calculation ended (exit code {worker.returncode}) before it could be "
+                           f"interrupted after ply {after_ply}; choose a smaller ply or a larger table")
+    return reached

@@ -451,12 +451,12 @@ class PlaySession:
         return judge_move(self.board, move, self.sequence, outcomes) if outcomes else None
 
     def summary(self) -> str:
-        """The person's game in a few words: moves played, how many were best, and the mistakes
-        (``"12... Kc5 (blunder: turns the draw into a loss)"``)."""
+        """The person's game in a few words: moves played, how many were best, and the moves that were not
+        best, inaccuracies, mistakes and blunders (``"12... Kc5 (blunder: turns the draw into a loss)"``)."""
         played, best = len(self.judged), sum(1 for _, j in self.judged if j is not None and j.best)
         head = f"You played {played} move{'s' if played != 1 else ''}, {best} of them best."
         worse = [f"{text} ({j.label})" for text, j in self.marked_moves() if j is not None and not j.best]
-        return head + ("" if not worse else " Mistakes: " + "; ".join(worse) + ".")
+        return head + ("" if not worse else " Moves that were not best: " + "; ".join(worse) + ".")
 
     def marked_moves(self) -> List[Tuple[str, Optional["Judgement"]]]:
         """Every move of the game in SAN, each with its number (``"12. Kd3"``, ``"12... Kc5"``), with the
@@ -527,3 +527,21 @@ class PlaySession:
             message += " " + self.last_reply.text
         ending = termination_message(self.board)
         return message + (" " + ending + " " + self.summary() if ending else "")
+
+
+def play_with_one_slower_move(session: PlaySession) -> PlaySession:
+    """Play ``session`` to its end as a scripted person who plays the first move that is not best when
+    there is one, and the table's best move (:func:`best_defence`) otherwise: a game with exactly one move that
+    left the best line, for showing how a game file marks it.  Returns the session."""
+    from .trainer import move_outcomes
+
+    slower_played = False
+    while not session.over:
+        outcomes = move_outcomes(session.board, session.sequence)  # best first
+        slower = [o.move for o in outcomes if o.rank != outcomes[0].rank]
+        if slower and not slower_played:
+            move, slower_played = slower[0], True
+        else:
+            move = best_defence(session)
+        session.submit(move.uci())
+    return session

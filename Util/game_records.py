@@ -263,3 +263,11 @@ def replay_positions(start: chess.Board, moves: Iterable[chess.Move]) -> List[ch
         board.push(move)
         positions.append(board.copy())
     return positions
+
+
+def marked_plies(pgn_path: os.PathLike, mark: str = "left the best line") -> List[Tuple[int, str, str]]:
+    """``(ply, SAN, comment)`` of each move of a PGN game whose comment holds ``mark`` (the words a game of
+    notebook 03 writes after a move that was not best)."""
+    with open(pgn_path, encoding="utf-8") as handle:
+        nodes = list(chess.pgn.read_game(handle).mainline())
+    return [(ply, node.san(), node.comment) for ply, node in enumerate(nodes, 1) if mark in node.comment]

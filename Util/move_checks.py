@@ -407,7 +407,8 @@ def totals(results: List[CheckResult]) -> Tuple[int, int]:
 
 
 def summary_line(results: List[CheckResult]) -> str:
-    """One line for a check over all S_n: boards, S_n, wrong boards, seconds and boards per second."""
+    """One line for a check over all S_n: stored positions checked (one per set of mirror images), S_n,
+    wrong ones, seconds, and positions per second to two significant figures (the machine's noise is larger)."""
     if not results:
         return "no S_n to check"
     checked = sum(r.checked for r in results)
@@ -416,8 +417,8 @@ def summary_line(results: List[CheckResult]) -> str:
     rate = checked / seconds if seconds else float("nan")
     first = f"; first: S_{wrong[0].n} {wrong[0].offenders[0][1]} ({wrong[0].offenders[0][0]})" if wrong else ""
     count = sum(len(r.offenders) for r in results)
-    return (f"{results[0].check} {results[0].material}: {checked:,} boards in {len(results)} S_n, "
-            f"{count:,} wrong; {seconds:.1f} s, {rate:,.0f} boards/s{first}")
+    return (f"{results[0].check} {results[0].material}: {checked:,} stored positions in {len(results)} S_n, "
+            f"{count:,} wrong; {seconds:.1f} s, about {float(f'{rate:.2g}'):,.0f} positions/s{first}")
 
 
 def moves_and_their_s_m(sequence: SnSequence, board: chess.Board) -> List[Tuple[str, str]]:

@@ -17,20 +17,25 @@ def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]]):
     tables = [name for name, counts in counts_by_table.items() if counts]
     columns = min(3, max(1, len(tables)))
     rows = (len(tables) + columns - 1) // columns
-    figure, axes = plt.subplots(rows, columns, figsize=(5 * columns, 3.2 * rows), squeeze=False)
+    # One scale for all panels, so that the tables can be compared; one legend above them, off the bars.
+    figure, axes = plt.subplots(rows, columns, figsize=(5 * columns, 3.2 * rows + 0.5), squeeze=False,
+                                sharex=True, sharey=True)
     for ax, name in zip(axes.flat, tables):
         counts = counts_by_table[name]
         for parity, colour, label in ((1, "tab:blue", "White to move (odd n)"), (0, "tab:orange", "Black to move (even n)")):
             ns = [n for n in sorted(counts) if n % 2 == parity]
             ax.bar(ns, [counts[n] for n in ns], color=colour, label=label, width=0.9)
-        ax.set_title(f"{name}: {sum(counts.values()):,} boards, largest n = {max(counts)}")
+        ax.set_title(f"{name}: {sum(counts.values()):,} boards, largest n = {max(counts)}", fontsize=10)
         ax.set_xlabel("n (plies to mate)")
         ax.set_ylabel("|S_n| (boards)")
         ax.set_yscale("log")
-        ax.legend(fontsize=8)
+        ax.set_ylim(bottom=0.8)  # an S_n of one board keeps its bar
+        ax.tick_params(labelbottom=True, labelleft=True)
     for ax in list(axes.flat)[len(tables):]:
         ax.set_visible(False)
-    figure.tight_layout()
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False)
+    figure.tight_layout(rect=(0, 0, 1, 1 - 0.45 / figure.get_figheight()))
     return figure
 
 
@@ -41,7 +46,7 @@ def agreement_line(title: str, panels: List[tuple]) -> Optional[str]:
     """
     if any(checked[n] != agreed.get(n, 0) for _, checked, agreed in panels for n in checked):
         return None
-    checks = "; ".join(f"{name}: {sum(checked.values()):,} boards" for name, checked, _ in panels)
+    checks = "; ".join(f"{name}: {sum(checked.values()):,} checked" for name, checked, _ in panels)
     return f"{title}: every check agrees on every board in every S_n ({checks})."
 
 
@@ -58,16 +63,18 @@ def plot_agreement(title: str, panels: List[tuple]):
         ns = sorted(checked)
         wrong = sum(checked[n] - agreed.get(n, 0) for n in ns)
         ax.plot(ns, [checked[n] for n in ns], marker=markers[k % len(markers)], markersize=4,
-                label=f"{name}: {sum(checked.values()):,} boards, {wrong:,} disagree")
+                label=f"{name}: {sum(checked.values()):,} checked, {wrong:,} disagree")
         bad = [n for n in ns if checked[n] != agreed.get(n, 0)]
         if bad:
             ax.scatter(bad, [checked[n] - agreed.get(n, 0) for n in bad], color="tab:red", marker="x", zorder=3,
                        label=f"{name}: boards that disagree")
     ax.set_xlabel("n (plies to mate)")
-    ax.set_ylabel("boards checked")
+    ax.set_ylabel("checked per S_n (boards; stored\npositions for the move checks)")
     ax.set_yscale("log")
     ax.set_ylim(bottom=0.8)  # small S_n (S_0 has few boards) must not fall below the axis
-    ax.set_title(title)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    wrong_in_all = sum(checked[n] - agreed.get(n, 0) for _, checked, agreed in panels for n in checked)
+    ax.set_title(f"{title}: checked per S_n; boards that disagree (red crosses): {wrong_in_all:,}")
     ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     figure.tight_layout()
     return figure
@@ -79,6 +86,13 @@ _GAMES = (("ai", "tab:blue", "AI vs Stockfish's defence"),
           ("stockfish_best", "tab:red", "Stockfish vs best defence"))
 _VERDICT_COLOURS = {"equal": "tab:grey", "ai better": "tab:blue", "stockfish better": "tab:orange",
                     "stockfish failed": "tab:red", "failed": "black"}
+
+
+def scenario_in_words(scenario: str) -> str:
+    """A scenario of :mod:`Util.stockfish_compare` as a title says it: ``random_boards`` -> "random positions",
+    ``S_9`` -> "positions of S_9", ``all_S_n`` -> "positions of every S_n"."""
+    words = {"random_boards": "random positions", "all_S_n": "positions of every S_n"}
+    return words.get(scenario, f"positions of {scenario}" if scenario.startswith("S_") else scenario)
 
 
 def _verdict_label(verdict: str) -> str:
@@ -108,21 +122,28 @@ def plot_stockfish_comparison(report):
     for ax in (left, right):
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    figure.suptitle(f"{report.material}: {report.scenario}, {len(report.results)} positions, "
+    figure.suptitle(f"{report.material}: {scenario_in_words(report.scenario)}, {len(report.results)} positions, "
                     f"Stockfish {report.settings.describe()}")
+    left.set_title("How many plies each game needed", fontsize=10)
+    right.set_title("Which attacker mated faster (the thesis's verdicts)", fontsize=10)
     figure.tight_layout()
     return figure
 
 
 def _plies_against_n(ax, groups) -> None:
+    """One point per mated game (the three games of a position side by side), not means joined by lines:
+    an n with one game must not look like a trend.  Above each n: its number of positions."""
     ns = list(groups)
-    for side, colour, label in _GAMES:
-        points = [(n, _mated_plies(results, side)) for n, results in groups.items()]
-        points = [(n, sum(p) / len(p)) for n, p in points if p]
-        ax.plot([n for n, _ in points], [m for _, m in points], "o-", color=colour, label=label, markersize=3)
+    for k, (side, colour, label) in enumerate(_GAMES):
+        points = [(n + 0.22 * (k - 1), p) for n, results in groups.items() for p in _mated_plies(results, side)]
+        ax.scatter([x for x, _ in points], [y for _, y in points], s=10, color=colour, label=label, alpha=0.7)
     ax.plot(ns, ns, ":", color="black", label="n (AI vs best defence)")
-    ax.set_xlabel("n of the start position")
-    ax.set_ylabel("plies to mate (mean of mated games)")
+    top = ax.get_ylim()[1]
+    for n in ns:
+        ax.text(n, top, str(len(groups[n])), ha="center", va="bottom", fontsize=7)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("n of the start position (above: its number of positions)")
+    ax.set_ylabel("plies to mate (one point per mated game)")
 
 
 def _plies_histogram(ax, results, n: int) -> None:
@@ -133,7 +154,10 @@ def _plies_histogram(ax, results, n: int) -> None:
         ax.bar([v - 0.4 + width * (k + 0.5) for v in values], [plies.count(v) for v in values], width=width,
                color=colour, label=label)
     ax.axvline(n, linestyle=":", color="black", label=f"n = {n} (AI vs best defence)")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
+    if len(values) <= 16:  # every number of plies that occurred gets its tick, odd ones too
+        ax.set_xticks(values)
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of games
     ax.set_xlabel("plies to mate")
     ax.set_ylabel("games")
@@ -161,3 +185,70 @@ def _verdict_shares(ax, report, verdicts) -> None:
             color=[_VERDICT_COLOURS[v] for v in shown])
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of positions (thesis's verdict)")
+
+
+def plot_table_chain(names: List[str]):
+    """The tables that feed each other: one box per table of ``names`` and per table they lead into, in rows by
+    number of pieces (a pawn table half a row above the tables its promotions lead into), and an arrow from
+    a table of ``names`` to each table a capture or a promotion turns it into (whose S_n it reads; two bare
+    kings, a draw, left out).  Returns the Figure."""
+    from .material import Material
+
+    given = [Material.parse(name).canonical for name in names]
+    tables = {m: [d for d in m.dependencies() if d.white or d.black] for m in given}
+    for feeders in list(tables.values()):
+        for child in feeders:
+            tables.setdefault(child, [])
+    rows: Dict[float, list] = {}
+    for material in sorted(tables, key=lambda m: m.name):
+        rows.setdefault(material.piece_count + 0.5 * material.has_pawns, []).append(material)
+    place = {m: (1.5 * (k - (len(row) - 1) / 2), level) for level, row in rows.items() for k, m in enumerate(row)}
+    figure, ax = plt.subplots(figsize=(max(7.0, 2.0 * max(len(r) for r in rows.values())), 1.3 * len(rows) + 0.8))
+    for material, feeders in tables.items():
+        for child in feeders:
+            promotion = "P" in material.white + material.black and child.piece_count == material.piece_count
+            ax.annotate("", place[child], place[material], arrowprops=dict(
+                arrowstyle="->", color="tab:green" if promotion else "tab:blue", shrinkA=14, shrinkB=14))
+    for material, (x, y) in place.items():
+        ax.text(x, y, material.name, ha="center", va="center", fontsize=11,
+                bbox=dict(boxstyle="round", facecolor="white", edgecolor="grey"))
+    ax.plot([], [], color="tab:green", label="a promotion leads into")
+    ax.plot([], [], color="tab:blue", label="a capture leads into")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
+    ax.set_yticks(sorted(rows), [f"{int(level)} pieces{', a pawn' if level % 1 else ''}" for level in sorted(rows)])
+    ax.set_xticks([])
+    ax.set_xlim(min(x for x, _ in place.values()) - 0.8, max(x for x, _ in place.values()) + 0.8)
+    ax.set_ylim(min(rows) - 0.6, max(rows) + 0.6)
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.set_title("Which tables a table reads: arrows point to the tables computed first")
+    figure.tight_layout()
+    return figure
+
+
+def plot_dtm_heat_map(values: Dict[int, int], title: str, pieces: Optional[Dict[int, str]] = None):
+    """An 8 x 8 board with each square coloured by the n of ``values`` (square number -> n, -1 for a board in
+    no S_n, squares missing for pieces or illegal placements) and n written on it; ``pieces`` (square ->
+    letter) are written on their squares.  Returns the Figure."""
+    import numpy as np
+
+    grid = np.full((8, 8), np.nan)
+    for square, n in values.items():
+        grid[7 - square // 8, square % 8] = n
+    figure, ax = plt.subplots(figsize=(6.4, 5.0))
+    shown = np.ma.masked_where(~(grid >= 0), grid)
+    image = ax.imshow(shown, cmap="viridis_r")
+    for row in range(8):
+        for column in range(8):
+            value = grid[row, column]
+            if not np.isnan(value):
+                ax.text(column, row, "draw" if value < 0 else int(value), ha="center", va="center", fontsize=8,
+                        color="black" if value < 0 or value < np.nanmax(grid) * 0.6 else "white")
+    for square, letter in (pieces or {}).items():
+        ax.text(square % 8, 7 - square // 8, letter, ha="center", va="center", fontsize=14, fontweight="bold")
+    ax.set_xticks(range(8), list("abcdefgh"))
+    ax.set_yticks(range(8), [str(r) for r in range(8, 0, -1)])
+    figure.colorbar(image, ax=ax, label="n (plies to mate)")
+    ax.set_title(title, fontsize=10)
+    figure.tight_layout()
+    return figure

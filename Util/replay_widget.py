@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import time
 from pathlib import Path
 from typing import List, Optional
@@ -52,7 +53,21 @@ class ReplayWidget:
 
     def _static_parts(self) -> List[str]:
         chosen = dict((value, label) for label, value in self.chooser.options).get(self.chooser.value, "")
-        return [html_line(chosen), self.board_view.value, self.caption.value, self.message.value]
+        return [html_line(chosen), self.board_view.value, self.caption.value, self.message.value, self.strip()]
+
+    def strip(self, boards: int = 8, size: int = 110) -> str:
+        """The game at a glance, for a page that cannot play the replay: up to ``boards`` small boards at
+        evenly spaced plies from the start to the last, each captioned with its ply and move ("" before a game)."""
+        last = len(self.positions) - 1
+        if last < 1:
+            return ""
+        plies = sorted({round(i * last / (boards - 1)) for i in range(boards)})
+        cells = "".join(
+            '<div style="display:inline-block;margin:2px;text-align:center;font-size:smaller">'
+            f'{board_picture(self.positions[ply], size)}<br>'
+            f'{html.escape("start" if ply == 0 else f"ply {ply}: {self.sans[ply - 1]}")}</div>' for ply in plies)
+        heading = f'<div>The game at a glance (plies {", ".join(map(str, plies))}):</div>'
+        return f'<div class="chessai-replay-strip">{heading}{cells}</div>'
 
     def _static_text(self) -> str:
         return "\n".join([board_text(self.positions[self.slider.value])] +

@@ -3,8 +3,9 @@
 Each notebook keeps its settings in one code cell tagged ``parameters``.
 A run may override them: a cell with the new values is inserted right after
 the tagged one (the convention papermill uses), so the notebook reads the
-same way either way.  Executed copies are written to ``Tests/executed/``;
-the committed notebooks stay free of output.
+same way either way.  Executed copies are written to ``Tests/executed/``,
+each widget there reduced to its static copy so that the page reads without a kernel
+(``jupyter nbconvert --to html``, GitHub); the committed notebooks stay free of output.
 """
 
 from __future__ import annotations
@@ -141,6 +142,25 @@ def _short(error: CellExecutionError) -> str:
     return lines[-1] if lines else "unknown error"
 
 
+#: The mime type of a widget's live view: a page without a kernel (``jupyter nbconvert --to html``, GitHub)
+#: prefers it to the static copy beside it and then shows nothing.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def readable_without_kernel(notebook):
+    """A copy of an executed notebook in which every widget output keeps only its static copy (``text/html``,
+    ``text/plain``, see :mod:`Util.widget_copies`): its live view cannot run without a kernel anyway, and a
+    static page would otherwise show it, blank, instead of the copy."""
+    copy = nbformat.from_dict(notebook)
+    for cell in copy.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if WIDGET_VIEW in data and "text/html" in data:
+                del data[WIDGET_VIEW]
+    copy.metadata.pop("widgets", None)
+    return copy
+
+
 def _write(notebook, output: Path) -> None:
     output.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(notebook, output)
+    nbformat.write(readable_without_kernel(notebook), output)

@@ -268,10 +268,14 @@ def hold_sentence(report: HoldReport) -> str:
         return f"No drawn {report.material} positions were played."
     side = _name(report.stockfish_colour)
     chances = sum(r.chances for r in played)
+    saved = report.saved_by_fifty_moves
+    slips = len(lost) + len(saved)
     return (f"Defending {len(played)} drawn {report.material} positions as {side} against the AI, Stockfish "
             f"({report.settings.describe()}) held {len(played) - len(lost)} and lost {len(lost)} "
             f"({100.0 * len(lost) / len(played):.0f} %); it made {chances} moves in positions where a move "
-            f"would have lost.")
+            f"would have lost, and {slips} of them {'was' if slips == 1 else 'were'} losing"
+            + (f" ({len(saved)} saved on the board by the fifty-move rule, which the tables do not know)."
+               if saved else "."))
 
 
 def _after_plies(plies: List[int]) -> str:

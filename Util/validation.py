@@ -233,7 +233,7 @@ class AgreementPerN:
         wrong = self.total - sum(self.agreed.values())
         rate = self.total / self.seconds if self.seconds else float("nan")
         return (f"{self.material} vs {self.reference}: {self.total:,} boards in {len(self.checked)} S_n, "
-                f"{wrong:,} disagree; {self.seconds:.1f} s, {rate:,.0f} boards/s")
+                f"{wrong:,} disagree; {self.seconds:.1f} s, about {float(f'{rate:.2g}'):,.0f} boards/s")
 
     def add(self, n: int, checked: int, agreed: int, mismatches) -> None:
         self.checked[n] = self.checked.get(n, 0) + checked
@@ -545,6 +545,35 @@ def zeroing_example(sequence: SnSequence, folder: Optional[os.PathLike] = None, 
 
 
 # ---- reports --------------------------------------------------------------------------------
+
+@dataclass
+class DrawCheck:
+    """Random legal boards our table calls a draw, each asked of Syzygy's WDL (which must say 0)."""
+
+    material: str
+    drawn: int  # boards among the random ones that our table calls a draw
+    drawn_by_syzygy: int  # of those, the ones Syzygy calls a draw too
+    sampled: int  # random legal boards drawn in all
+    mismatches: List[str] = field(default_factory=list)  # FENs of the first boards that disagree
+
+    def line(self) -> str:
+        return (f"{self.material} vs syzygy, draws: {self.drawn:,} of {self.sampled:,} random legal boards are draws "
+                f"in our table, {self.drawn - self.drawn_by_syzygy:,} of them not a draw for Syzygy")
+
+
+def syzygy_draws(sequence: SnSequence, folder: Optional[os.PathLike] = None, count: int = 2000,
+                 seed: int = 5) -> DrawCheck:
+    """The draws of our table checked against Syzygy: ``count`` random legal boards (half with White to move),
+    kept where our signed DTM is 0 and the side to move is not checkmated, each probed for WDL 0 (a win the
+    fifty-move rule spoils, WDL +-1, is a win for DTM, so it must not be among our draws)."""
+    folder = Path(folder) if folder else find_reference_folder("syzygy", sequence.material)
+    boards = (random_legal_boards(sequence.material, count // 2, True, seed)
+              + random_legal_boards(sequence.material, count - count // 2, False, seed + 1))
+    drawn = [b for b in boards if sequence.dtm(b) == 0 and not b.is_checkmate()]
+    with open_syzygy(folder) as tablebase:
+        wrong = [b.fen() for b in drawn if tablebase.probe_wdl(b) != 0]
+    return DrawCheck(sequence.material.name, len(drawn), len(drawn) - len(wrong), len(boards), wrong[:5])
+
 
 def write_report(material: str, lines: List[str], folder: os.PathLike = "Tests") -> Path:
     """Write the validation results of one table to ``<folder>/validation_<material>.txt``."""

@@ -62,7 +62,7 @@ def move_list_html(marked: List[tuple]) -> str:
 
 
 def summary_html(session: PlaySession) -> str:
-    """The end of a game: :meth:`PlaySession.summary`, each mistake in its colour."""
+    """The end of a game: :meth:`PlaySession.summary`, each move that was not best in its colour."""
     judgements = [j for _, j in session.judged if j is not None]
     best = sum(1 for j in judgements if j.best)
     played = len(session.judged)
@@ -72,7 +72,7 @@ def summary_html(session: PlaySession) -> str:
         return f'<div class="chessai-summary"><b>{html.escape(head)}</b></div>'
     items = "".join(f'<li style="color:{KIND_COLOURS[j.kind]}"><b>{html.escape(text + KIND_MARKS[j.kind])}</b> '
                     f'{html.escape(j.label)}</li>' for text, j in worse)
-    return f'<div class="chessai-summary"><b>{html.escape(head)}</b> Mistakes:<ul>{items}</ul></div>'
+    return f'<div class="chessai-summary"><b>{html.escape(head)}</b> Moves that were not best:<ul>{items}</ul></div>'
 
 
 def _button(description: str, icon: str, tooltip: str) -> widgets.Button:

@@ -450,7 +450,7 @@ def test_the_summary_counts_best_moves_and_names_the_mistakes(results, tmp_path)
     best = sum(1 for _, judgement in session.judged if judgement.best)
     assert message.endswith(session.summary())
     assert session.summary().startswith(f"You played {len(session.judged)} moves, {best} of them best. "
-                                        "Mistakes: 1... Kc4 (inaccuracy: hastens mate, by 4 plies)")
+                                        "Moves that were not best: 1... Kc4 (inaccuracy: hastens mate, by 4 plies)")
 
 
 def test_the_status_says_when_the_position_is_a_mutual_zugzwang(sequence_of, store, tmp_path):
