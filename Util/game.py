@@ -470,14 +470,14 @@ class PlaySession:
 
     def move_list(self) -> str:
         """The game's moves as a reader writes them, the person's worse moves marked (``?!`` an
-        inaccuracy, ``??`` a mistake): ``"1. Qg6 Kd8 2. Kd2?! ..."``."""
-        from .trainer import KIND_MARKS
+        inaccuracy, ``?`` a mistake, ``??`` a blunder): ``"1. Qg6 Kd8 2. Kd2?! ..."``."""
+        from .trainer import GRADE_MARKS
 
         parts = []
         for ply, (text, judgement) in enumerate(self.marked_moves()):
             if "... " in text and ply > 0:
                 text = text.split("... ", 1)[1]  # Black's move after White's: no number
-            parts.append(text + (KIND_MARKS[judgement.kind] if judgement else ""))
+            parts.append(text + (GRADE_MARKS[judgement.grade] if judgement else ""))
         return " ".join(parts)
 
     def ai_move(self) -> AiReply:

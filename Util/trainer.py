@@ -136,10 +136,6 @@ def verdict(board: chess.Board, move: chess.Move, sequence: SnSequence) -> str:
 #: only delays mate (or hastens being mated); one that worsens the result (win -> draw or loss,
 #: draw -> loss).
 BEST, SLOWER, WORSE = "best", "slower", "result"
-#: The colour each kind is shown in (green, orange, red), always with its words beside it.
-KIND_COLOURS = {BEST: "#1a7f37", SLOWER: "#c76a00", WORSE: "#c62828"}
-#: The mark a move list puts after a move of that kind, as chess annotators do.
-KIND_MARKS = {BEST: "", SLOWER: "?!", WORSE: "??"}
 #: A move that keeps the result but gives away this many plies or more (mate delayed, or hastened for the
 #: defender) is a "mistake", one that gives away fewer an "inaccuracy"; a worse result is a "blunder".
 #: Ten plies are five moves of the mating side: a slip of a move or two is an inaccuracy, hanging a piece
@@ -147,6 +143,10 @@ KIND_MARKS = {BEST: "", SLOWER: "?!", WORSE: "??"}
 MISTAKE_PLIES = 10
 #: The grades of a move (:attr:`Judgement.grade`), from best to worst.
 GRADES = ("best", "inaccuracy", "mistake", "blunder")
+#: The colour each grade is shown in (green, orange, deep orange, red), always with its words beside it.
+GRADE_COLOURS = {"best": "#1a7f37", "inaccuracy": "#c76a00", "mistake": "#d84315", "blunder": "#c62828"}
+#: The mark a move list puts after a move of that grade, as chess annotators (and lichess) do.
+GRADE_MARKS = {"best": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ class Judgement:
 
     @property
     def colour(self) -> str:
-        return KIND_COLOURS[self.kind]
+        return GRADE_COLOURS[self.grade]
 
     @property
     def grade(self) -> str:

@@ -25,7 +25,7 @@ from .game import PlaySession, example_move, type_a_move
 from .game_chooser import GameChooser
 from .hint_widget import HintTable, hint_rows
 from .replay_widget import ReplayWidget, start_replay
-from .trainer import KIND_COLOURS, KIND_MARKS, Judgement
+from .trainer import GRADE_COLOURS, GRADE_MARKS, Judgement
 from .widget_copies import (ERROR_STYLE, HELP_STYLE, OK_STYLE, StaticCopy, board_picture, board_text, html_line,
                             plain_text)
 
@@ -34,16 +34,17 @@ __all__ = ["PlayWidget", "GameChooser", "ReplayWidget", "start_replay", "board_p
 
 
 def judgement_html(judgement: Judgement, prefix: str = "") -> str:
-    """A verdict in its colour (green best, orange inaccuracy, red mistake), its words first."""
-    colour = KIND_COLOURS[judgement.kind]
+    """A verdict in its colour (green best, orange inaccuracy, deep orange mistake, red blunder), its words
+    first."""
+    colour = judgement.colour
     return (f'<div class="chessai-verdict {judgement.kind}" style="color:{colour};border-left:4px solid {colour};'
             f'padding-left:6px"><b>{html.escape(prefix + judgement.san + " — " + judgement.label)}</b>'
             f'{html.escape(judgement.sentence[len(judgement.san + " — " + judgement.label):])}</div>')
 
 
 def move_list_html(marked: List[tuple]) -> str:
-    """The game's moves, numbered, in SAN; the person's inaccuracies (``?!``, orange) and mistakes
-    (``??``, red) marked in colour and by sign, their verdict as the tooltip."""
+    """The game's moves, numbered, in SAN; the person's inaccuracies (``?!``, orange), mistakes (``?``, deep
+    orange) and blunders (``??``, red) marked in colour and by sign, their verdict as the tooltip."""
     if not marked:
         return ""
     items = []
@@ -53,11 +54,12 @@ def move_list_html(marked: List[tuple]) -> str:
         if judgement is None or judgement.best:
             items.append(html.escape(text))
         else:
-            items.append(f'<span class="{judgement.kind}" style="color:{KIND_COLOURS[judgement.kind]};'
+            items.append(f'<span class="{judgement.kind} {judgement.grade}" style="color:{judgement.colour};'
                          f'font-weight:bold" title="{html.escape(judgement.sentence)}">'
-                         f'{html.escape(text + KIND_MARKS[judgement.kind])}</span>')
-    legend = ('<span style="color:#888;font-size:smaller"> (?! an inaccuracy: same result, mate further or sooner; '
-              '?? a mistake: a worse result)</span>' if any(j and not j.best for _, j in marked) else "")
+                         f'{html.escape(text + GRADE_MARKS[judgement.grade])}</span>')
+    legend = ('<span style="color:#888;font-size:smaller"> (?! an inaccuracy: same result, a few plies given away; '
+              '? a mistake: same result, 10 plies or more given away; ?? a blunder: a worse result)</span>'
+              if any(j and not j.best for _, j in marked) else "")
     return '<div class="chessai-movelist"><b>Moves:</b> ' + " ".join(items) + legend + "</div>"
 
 
@@ -70,7 +72,7 @@ def summary_html(session: PlaySession) -> str:
     head = f"You played {played} move{'s' if played != 1 else ''}, {best} of them best."
     if not worse:
         return f'<div class="chessai-summary"><b>{html.escape(head)}</b></div>'
-    items = "".join(f'<li style="color:{KIND_COLOURS[j.kind]}"><b>{html.escape(text + KIND_MARKS[j.kind])}</b> '
+    items = "".join(f'<li style="color:{j.colour}"><b>{html.escape(text + GRADE_MARKS[j.grade])}</b> '
                     f'{html.escape(j.label)}</li>' for text, j in worse)
     return f'<div class="chessai-summary"><b>{html.escape(head)}</b> Moves that were not best:<ul>{items}</ul></div>'
 

@@ -503,7 +503,7 @@ def test_take_back_names_the_moves_in_numbered_san(game):
 
 
 def test_the_move_list_and_the_summary_mark_mistakes_in_colour_and_words(results, tmp_path):
-    from Util.trainer import KIND_COLOURS, SLOWER, move_outcomes
+    from Util.trainer import GRADE_COLOURS, SLOWER, move_outcomes
 
     board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
     game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path))
@@ -513,11 +513,11 @@ def test_the_move_list_and_the_summary_mark_mistakes_in_colour_and_words(results
     session.board.push(session.board.parse_san(reply))
     assert session.move_list() == f"1... Kc4?! 2. {reply}"
     assert session.last_judgement.kind == SLOWER
-    assert f'color:{KIND_COLOURS[SLOWER]}' in game.verdict.value and "inaccuracy: hastens mate, by 4 plies" in \
+    assert f'color:{GRADE_COLOURS["inaccuracy"]}' in game.verdict.value and "inaccuracy: hastens mate, by 4 plies" in \
         text_of(game.verdict)
-    marked = re.search(r'<span class="slower" style="color:([^;]+);[^"]*" title="([^"]+)">([^<]+)</span>',
+    marked = re.search(r'<span class="slower inaccuracy" style="color:([^;]+);[^"]*" title="([^"]+)">([^<]+)</span>',
                        game.moves.value)
-    assert marked and marked.group(1) == KIND_COLOURS[SLOWER] and marked.group(3) == "1... Kc4?!"
+    assert marked and marked.group(1) == GRADE_COLOURS["inaccuracy"] and marked.group(3) == "1... Kc4?!"
     assert marked.group(2).startswith("Kc4 — inaccuracy")  # the verdict as the tooltip
     game.text.value = move_outcomes(session.board, session.sequence)[0].san  # a best move: unmarked
     assert re.search(r"2\. \S+ K\w+ 3\. ", text_of(game.moves))
@@ -525,7 +525,7 @@ def test_the_move_list_and_the_summary_mark_mistakes_in_colour_and_words(results
         game.text.value = move_outcomes(session.board, session.sequence)[-1].san
     summary = game.summary.value
     assert text_of(game.summary).startswith(f"You played {len(session.judged)} moves, ")
-    assert f'<li style="color:{KIND_COLOURS[SLOWER]}"><b>1... Kc4?!</b> inaccuracy: hastens mate, by 4 plies</li>' \
+    assert f'<li style="color:{GRADE_COLOURS["inaccuracy"]}"><b>1... Kc4?!</b> inaccuracy: hastens mate, by 4 plies</li>' \
         in summary
     assert session.summary() not in text_of(game.message)  # said once, in its own coloured line
 

@@ -51,7 +51,7 @@ def test_every_move_has_gaviotas_outcome(material, sequence_of, python_gaviota):
 
 
 def test_verdicts_name_the_best_move_and_count_each_distance_from_its_own_position(sequence_of):
-    from Util.trainer import BEST, KIND_COLOURS, SLOWER, WORSE, judge_move, position_words
+    from Util.trainer import BEST, GRADE_COLOURS, GRADES, SLOWER, WORSE, judge_move, position_words
 
     sequence = sequence_of("KQvK")
     board = chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")
@@ -79,7 +79,8 @@ def test_verdicts_name_the_best_move_and_count_each_distance_from_its_own_positi
     assert blunder.kind == WORSE and blunder.label == "blunder: turns the win into a draw"
     assert blunder.grade == "blunder" and judged.grade == grade
     assert "after it: draw;" in blunder.sentence  # mid-sentence: lower case
-    assert len({KIND_COLOURS[k] for k in (BEST, SLOWER, WORSE)}) == 3  # green, orange, red
+    assert len({GRADE_COLOURS[g] for g in GRADES}) == 4  # green, orange, deep orange, red
+    assert blunder.colour == GRADE_COLOURS["blunder"] and judged.colour == GRADE_COLOURS[grade]
 
 
 def test_a_defender_who_hastens_mate_or_loses_a_draw_gets_the_matching_kind(sequence_of):
