@@ -26,10 +26,12 @@ import anywidget
 import chess
 import traitlets
 
+from .folders import WEB_BUNDLE_DIR, WEB_SOURCE_DIR
+
 #: Where scripts/setup.sh puts the bundle (web/dist is not committed).
-BUNDLE_DIR = Path(__file__).resolve().parents[1] / "web" / "dist"
+BUNDLE_DIR = WEB_BUNDLE_DIR
 #: The JavaScript and CSS the bundles are built from.
-SOURCE_DIR = Path(__file__).resolve().parents[1] / "web" / "src"
+SOURCE_DIR = WEB_SOURCE_DIR
 
 _warned_stale: set = set()
 

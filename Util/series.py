@@ -23,9 +23,9 @@ from jupyter_client import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from .folders import REPO_ROOT
 from .headless import HEADLESS
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 EXECUTED_DIR = Path("Tests") / "executed"
 
 

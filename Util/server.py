@@ -37,12 +37,11 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from . import server_answers as answers
 from .material import MaterialError
-from .folders import RESULTS_DIR
+from .folders import RESULTS_DIR, WEB_BUNDLE_DIR, WEB_DIR
 from .tablebase import MissingTableError, PositionError, open_tablebase
 
 #: Where the page's HTML is (committed) and where setup puts its bundle (not committed).
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-BUNDLE_DIR = WEB_DIR / "dist"
+BUNDLE_DIR = WEB_BUNDLE_DIR
 #: A longer query string is refused before it is parsed (a FEN and a move need far fewer bytes).
 MAX_QUERY_BYTES = 1024
 #: The folder a worker process reads its tables from (uvicorn's workers import the app by name).

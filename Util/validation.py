@@ -23,6 +23,7 @@ import chess
 import chess.syzygy
 import numpy as np
 
+from .folders import REPO_ROOT
 from .gaviota_native import NativeGaviota
 from .board_int import board_squares
 from .material import Material, material_of_board
@@ -31,7 +32,6 @@ from .dtm_values import UNKNOWN
 from .rules import black_to_move_legal_and_check, legal_with, white_to_move_legal
 from .sequence import SnSequence
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 _DEFAULTS = {"gaviota": "GAVIOTA_PATH", "syzygy": "SYZYGY_PATH"}
 
 
