@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 import chess
 import chess.pgn
 
+from .folders import RESULTS_DIR
 from .material import Material, MaterialError, material_of_board
 from .game_end import termination_message
 from .game_records import PLAYER_NAME, GameHistory, PlainMessage, plies_text
@@ -143,7 +144,7 @@ def _status_text(status: chess.Status) -> str:
     return "; ".join(reasons) or f"python-chess reports {status!r}"
 
 
-def table_for(board: chess.Board, results_dir: os.PathLike = "S_n_Results", file: Optional[str] = None) -> SnSequence:
+def table_for(board: chess.Board, results_dir: os.PathLike = RESULTS_DIR, file: Optional[str] = None) -> SnSequence:
     """The S_n sequence for the board's material: ``file`` if given, else ``<results_dir>/<MATERIAL>.chessAI``.
 
     TableMissing says which file to compute and how.
@@ -159,7 +160,7 @@ def table_for(board: chess.Board, results_dir: os.PathLike = "S_n_Results", file
     return _load_or_explain(material, path)
 
 
-def table_named(material_name: str, results_dir: os.PathLike = "S_n_Results") -> SnSequence:
+def table_named(material_name: str, results_dir: os.PathLike = RESULTS_DIR) -> SnSequence:
     """The S_n sequence of a material given by name (either colour order); TableMissing says how to
     compute it, SetupError names a malformed material."""
     try:

@@ -7,6 +7,7 @@ from pathlib import Path
 import chess
 import ipywidgets as widgets
 
+from .folders import RESULTS_DIR
 from .game import PlaySession, TableMissing, person_colour, table_named
 from .trainer import distances_text, has_draws, position_words, random_start, start_refusal
 from .widget_copies import ERROR_STYLE, HELP_STYLE, OK_STYLE, StaticCopy, html_line, plain_text
@@ -21,7 +22,7 @@ class GameChooser:
     ``game`` is the :class:`Util.widgets.PlayWidget` a new game goes to (anything with its
     ``session`` and ``play(session)``)."""
 
-    def __init__(self, game, results_dir="S_n_Results", games_dir="Played_Games"):
+    def __init__(self, game, results_dir=RESULTS_DIR, games_dir="Played_Games"):
         self.game, self.results_dir, self.games_dir = game, Path(results_dir), Path(games_dir)
         self._sequences: dict = {}
         self._draws: dict = {}
