@@ -42,10 +42,14 @@ print("\n".join(project["dependencies"] + project["optional-dependencies"]["test
 # core at once; later runs load them from the cache beside the source.
 .venv/bin/python -m Util.kernels.precompile
 
-# The thesis keeps reference tables in ./gaviota; offer Debian's 3-piece ones there.
-if [ -d /usr/share/gaviotatb/gtb4 ] && [ ! -e gaviota ]; then
-  mkdir gaviota
-  ln -s /usr/share/gaviotatb/gtb4/*.gtb.cp4 gaviota/
+# The thesis keeps reference tables in ./gaviota (in git: its README only); offer Debian's 3-piece ones there,
+# each file that is not there yet (a file of the user's own is kept; a ./gaviota that is a link to a folder
+# elsewhere is left alone).
+if [ -d /usr/share/gaviotatb/gtb4 ] && [ ! -L gaviota ]; then
+  mkdir -p gaviota
+  for table in /usr/share/gaviotatb/gtb4/*.gtb.cp4; do
+    [ -e "gaviota/$(basename "$table")" ] || ln -s "$table" gaviota/
+  done
 fi
 # The trainer page (python -m Util serve) and notebook 03's widgets (board, hint table): chessground from npm at the
 # versions of the lock file, bundled into web/dist/, which the server and the widgets read; nothing is
