@@ -102,15 +102,6 @@ def syzygy():
     tablebase.close()
 
 
-def missing_part(what: str) -> None:
-    """A program the setup installs is missing: a failure on Debian (where ``bash scripts/setup.sh``
-    installs it, so a skip would hide a broken setup), a skip with the reason elsewhere."""
-    message = f"{what} (bash scripts/setup.sh installs it on Debian)"
-    if Path("/etc/debian_version").exists():
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="session")
 def python_gaviota():
     """python-chess's own Gaviota prober (it resolves en passant itself), over the reference folder."""

@@ -9,4 +9,4 @@ from Util.bench import DEFAULT_MATERIALS
 QUICK = ("KQvK", "KBNvK", "KQvKR", "KPvKP")
 
 #: Every 3- and 4-piece table as pytest parameters, those not in QUICK marked slow.
-EVERY_TABLE = [m if m in QUICK else pytest.param(m, marks=pytest.mark.slow) for m in DEFAULT_MATERIALS]
+EVERY_TABLE = [m if m in QUICK else pytest.param(m, marks=[pytest.mark.slow, pytest.mark.big]) for m in DEFAULT_MATERIALS]

@@ -41,7 +41,7 @@ def test_calculation_order_puts_every_table_after_those_it_needs():
         assert all(order.index(d) < position for d in material.dependencies() if d.piece_count > 2)
 
 
-@pytest.mark.parametrize("material", ["KvKQ", "KRvKQ", pytest.param("KPvKR", marks=pytest.mark.slow), "KNvKP"])
+@pytest.mark.parametrize("material", ["KvKQ", "KRvKQ", pytest.param("KPvKR", marks=[pytest.mark.slow, pytest.mark.big]), "KNvKP"])
 def test_boards_with_the_colours_swapped_get_gaviotas_signed_dtm(material, sequence_of, python_gaviota):
     """A KRvKQ board is looked up in KQvKR's table turned round; the answer must be python-chess's."""
     sequence = sequence_of(Material.parse(material).canonical.name)
@@ -68,6 +68,7 @@ def test_the_sets_in_which_black_mates(sequence_of, python_gaviota):
 
 
 @pytest.mark.slow  # python-chess's Gaviota prober on many boards
+@pytest.mark.big
 def test_en_passant_positions_get_gaviotas_value(sequence_of, python_gaviota):
     """Including positions where taking en passant is the only thing that saves the game."""
     sequence = sequence_of("KPvKP")

@@ -20,12 +20,12 @@ import pytest
 
 from Util.calculation import calculate
 from Util.series import inject_parameters
-from Util.tests.conftest import missing_part
+from Util.tests.parts import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 #: A browser, a notebook server and a kernel per test: not in the quick loop (pytest -m "not slow").
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
 def _free_port() -> int:

@@ -46,7 +46,7 @@ def _write(path, payload_bytes, name="KQvK.pickle"):
         archive.writestr(name, payload_bytes)
 
 
-@pytest.mark.parametrize("material", ["KQvK", "KBBvK", pytest.param("KPPvK", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("material", ["KQvK", "KBBvK", pytest.param("KPPvK", marks=[pytest.mark.slow, pytest.mark.big])])
 def test_round_trip_keeps_every_value(material, store, tmp_path):
     """Including the entries the file leaves out (identical pieces, diagonal mirrors) and restores."""
     original = store.get(material)

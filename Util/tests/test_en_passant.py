@@ -19,7 +19,7 @@ def _legal(layout: Layout) -> list:
     return [v != 254 for v in values]
 
 
-@pytest.mark.parametrize("name", ["KPvKP", pytest.param("KNPvKP", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name", ["KPvKP", pytest.param("KNPvKP", marks=[pytest.mark.slow, pytest.mark.big])])
 def test_candidates_hold_every_double_step(name):
     """find_double_steps over the legal candidates finds exactly what it finds over every legal position
     (KPvKP: all of them; the five-piece table: a random tenth, whose double steps must all be among the

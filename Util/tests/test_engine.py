@@ -21,6 +21,7 @@ def test_one_thread_and_three_threads_give_the_same_table(store):
 
 
 @pytest.mark.slow  # tables computed again by another path
+@pytest.mark.big
 @pytest.mark.parametrize("material", ["KBNvK", "KRPvK", "KQvKR", "KPvKP"])
 def test_white_plies_found_forwards_equal_those_found_backwards(material, store):
     """The engine finds a ply of wins backwards from the other side's losses or, when that is less work,
@@ -92,6 +93,7 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
 
 
 @pytest.mark.slow  # tables computed again by another path
+@pytest.mark.big
 @pytest.mark.parametrize("material", ["KQvKR", "KRvKP", "KPvKP", "KQvKQ", "KBNvK"])
 def test_counting_black_losses_gives_the_same_table_as_checking_forward(material, store, monkeypatch):
     """Black's loss plies count each candidate's moves down (kernels.counters.count_losses), the counters kept in
@@ -128,6 +130,7 @@ def test_counting_black_losses_gives_the_same_table_as_checking_forward(material
 
 
 @pytest.mark.slow  # tables computed again by another path
+@pytest.mark.big
 @pytest.mark.parametrize("material", ["KBNvK", "KQvKR", "KPvKP"])
 def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(material, store, monkeypatch):
     """A ply's new positions are listed only when few; many (a five-piece table's biggest S_n) stay in the
@@ -163,6 +166,7 @@ def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(materi
 
 
 @pytest.mark.slow  # tables computed again by another path
+@pytest.mark.big
 @pytest.mark.parametrize("material", ["KQvK", "KQvKR", "KPvKP"])
 def test_the_deepest_ply_is_done_apart_and_a_deeper_mate_is_refused(material, store, monkeypatch):
     """Ply 254 (KPPvKP needs it) has the engine's ILLEGAL as its n, so it runs apart (Plies.deepest_ply):
@@ -188,6 +192,7 @@ def test_the_deepest_ply_is_done_apart_and_a_deeper_mate_is_refused(material, st
 
 
 @pytest.mark.slow  # tables computed again by another path
+@pytest.mark.big
 @pytest.mark.parametrize("material", ["KQvKR", "KPvKP"])
 def test_resuming_in_a_checkpoints_arrays_gives_the_same_table(material, store):
     """A resumed calculation continues in the checkpoint's own arrays (no copy beside them).  Stopped
@@ -219,6 +224,7 @@ def test_resuming_in_a_checkpoints_arrays_gives_the_same_table(material, store):
 
 
 @pytest.mark.slow  # tables computed again by another path
+@pytest.mark.big
 @pytest.mark.parametrize("material", ["KPvKP", "KPPvK"])
 def test_promotion_tables_kept_in_part_give_the_same_table(material, store):
     """Of a table with pawns that only promotions lead into, the calculation keeps the eighth its
@@ -318,6 +324,7 @@ def test_every_move_stays_in_its_owner_group(name):
 
 
 @pytest.mark.slow  # tables computed again by another path
+@pytest.mark.big
 @pytest.mark.parametrize("name", ["KNvKP", "KQvKR"])
 def test_white_counters_set_at_any_ply_give_the_same_table(name, store, monkeypatch):
     """White's loss plies check forward until that has taken as long as setting all counters in one pass
@@ -343,6 +350,7 @@ def test_white_counters_set_at_any_ply_give_the_same_table(name, store, monkeypa
 
 
 @pytest.mark.slow  # tables computed again by another path
+@pytest.mark.big
 @pytest.mark.parametrize("name", ["KNvKP", "KRvKP", "KQvKP", "KPvKP", "KBvKP"])
 def test_plies_by_runs_of_64_give_the_same_table(name, store, monkeypatch):
     """With pawns and a black piece, the plies over a frontier left in the array find the un-moves once

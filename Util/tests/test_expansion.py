@@ -24,7 +24,7 @@ def _brute_force_counts(table):
     return counts
 
 
-@pytest.mark.parametrize("material", ["KQvK", "KPvK", "KBBvK", pytest.param("KPPvK", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("material", ["KQvK", "KPvK", "KBBvK", pytest.param("KPPvK", marks=[pytest.mark.slow, pytest.mark.big])])
 def test_counts_equal_brute_force(material, store):
     table = store.get(material)
     counts = board_counts(table)

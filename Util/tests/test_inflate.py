@@ -32,7 +32,7 @@ def _read_all(path, sizes) -> bytes:
 
 
 @pytest.mark.parametrize("compression", [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED])
-@pytest.mark.parametrize("size", [0, 1000, pytest.param(3 << 22, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("size", [0, 1000, pytest.param(3 << 22, marks=[pytest.mark.slow, pytest.mark.big])])
 def test_reads_what_zipfile_reads(tmp_path, compression, size):
     data = _table_like_bytes(size)
     path = tmp_path / "t.zip"

@@ -53,6 +53,7 @@ def _stays_in_table(board: chess.Board, move: chess.Move) -> bool:
 
 
 @pytest.mark.slow  # position by position against python-chess
+@pytest.mark.big
 @pytest.mark.parametrize("name", ["KQvK", "KBBvK", "KBNvK", "KQvKR", "KPvKP", "KRPvKR", "KBPvKN"])
 def test_moves_and_unmoves_match_python_chess(name):
     material = Material.parse(name)
@@ -80,6 +81,7 @@ def test_moves_and_unmoves_match_python_chess(name):
 
 
 @pytest.mark.slow  # position by position against python-chess
+@pytest.mark.big
 @pytest.mark.parametrize("name", ["KBNvK", "KQvKR", "KPvKP", "KRPvKR"])
 def test_every_legal_parent_has_the_move_forwards(name):
     material = Material.parse(name)
@@ -126,6 +128,7 @@ def test_compiled_legality_equals_python_chess_is_valid(letters):
 
 
 @pytest.mark.slow  # position by position against python-chess
+@pytest.mark.big
 @pytest.mark.parametrize("name", ["KQvK", "KPvK", "KQvKR", "KBvKP", "KPvKP", "KBNvK", "KRPvKR", "KQRvKB"])
 def test_first_pass_legality_equals_status_position_by_position(name):
     """mark_legality (64 indices at a time, only the last piece looked at per index) marks ILLEGAL and sets

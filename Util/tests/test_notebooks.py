@@ -9,7 +9,7 @@ import pytest
 from Util.chessai_file import load_table
 from Util.expansion import board_counts
 from Util.series import WIDGET_VIEW, NotebookCellError, execute_notebook, series_notebooks
-from Util.tests.conftest import missing_part
+from Util.tests.parts import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -69,6 +69,7 @@ def notebook_01(tmp_path_factory):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_01_shows_boards_and_the_right_facts(notebook_01):
     pictures = "".join(str(o.get("data", {}).get("image/svg+xml", "")) + o.get("data", {}).get("text/html", "")
                        for o in outputs(notebook_01))
@@ -94,6 +95,7 @@ def notebook_02(tmp_path_factory):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_02_writes_tables_that_match_the_package(notebook_02, store):
     notebook, results = notebook_02
     for name in ("KQvK", "KPvK", "KBNvK"):
@@ -103,6 +105,7 @@ def test_02_writes_tables_that_match_the_package(notebook_02, store):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_02_checks_what_it_teaches(notebook_02):
     notebook, _ = notebook_02
     assert_no_progress_text(notebook)
@@ -136,6 +139,7 @@ def test_02_checks_what_it_teaches(notebook_02):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_02_draws_the_sizes_and_tabulates_results(notebook_02):
     notebook, _ = notebook_02
     assert any("image/png" in o.get("data", {}) for o in outputs(notebook))
@@ -169,6 +173,7 @@ def notebook_06(tmp_path_factory):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     notebook, folder = notebook_06
     assert_no_progress_text(notebook)
@@ -217,6 +222,7 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -231,6 +237,8 @@ def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
+@pytest.mark.stockfish
 def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
     from Util.stockfish_engine import StockfishMissing, find_stockfish
 
@@ -267,6 +275,7 @@ def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_05_without_stockfish_says_how_to_install(tmp_path):
     parameters = {"FILE": "KQvK", "RESULTS_DIR": str(tmp_path / "results"), "REPORT_DIR": str(tmp_path / "Tests"),
                   "STOCKFISH_PATH": str(tmp_path / "no-stockfish")}
@@ -293,6 +302,7 @@ def notebooks_03_04(tmp_path_factory):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
     played, _, games = notebooks_03_04
     text = stdout(played)
@@ -332,6 +342,7 @@ def test_03_sets_up_plays_a_demonstration_and_writes_history(notebooks_03_04):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_04_replays_the_newest_game(notebooks_03_04):
     played, replayed, games = notebooks_03_04
     text = stdout(replayed)
@@ -354,6 +365,7 @@ def test_04_replays_the_newest_game(notebooks_03_04):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
     from Util.calculation import calculate
 
@@ -370,6 +382,7 @@ def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
 
 
 @pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
 def test_03_draws_a_random_start_of_a_chosen_outcome(tmp_path):
     from Util.calculation import calculate
 

@@ -44,6 +44,8 @@ def test_legality_equals_python_chess_is_valid(letters):
             assert in_check[k] == board.is_check(), board.fen()
             seen_double_check += len(board.checkers()) == 2
     assert white_ok.sum() > count // 10 and black_ok.sum() > count // 10
+    if len(letters) > 3:  # two pieces that can give check: the sample holds double checks, and they were compared
+        assert seen_double_check > 0
 
 
 def test_impossible_double_check_is_rejected_like_python_chess():

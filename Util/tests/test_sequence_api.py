@@ -96,6 +96,7 @@ def test_black_king_captures_lead_into_the_smaller_table(sequence_of, gaviota):
 
 
 @pytest.mark.slow  # 40,000 random boards, each move probed in Gaviota
+@pytest.mark.big
 def test_under_promotion_is_chosen_where_only_it_wins_fastest(sequence_of, gaviota):
     """Find, with Gaviota alone, positions where every fastest mate starts with an under-promotion."""
     sequence = sequence_of("KPvK")

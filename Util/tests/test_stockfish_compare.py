@@ -12,7 +12,7 @@ import pytest
 from Util import stockfish_compare as sc
 from Util import stockfish_engine
 from Util.parallel import core_count
-from Util.tests.conftest import missing_part
+from Util.tests.parts import missing_part
 
 FAST = sc.EngineSettings(depth=8, timeout_s=20)
 
@@ -49,6 +49,7 @@ def _assert_honest(report, positions):
 
 
 @pytest.mark.slow  # Stockfish plays whole games
+@pytest.mark.stockfish
 @pytest.mark.parametrize("material", ["KQvK", "KRvK"])
 def test_the_four_scenarios(material, sequence_of, stockfish_path, tmp_path):
     sequence = sequence_of(material)
@@ -136,6 +137,7 @@ def test_the_table_defence_holds_out_longest(sequence_of):
 
 
 @pytest.mark.slow  # waits for a watchdog to kill a Stockfish process
+@pytest.mark.stockfish
 def test_a_hung_engine_is_killed_restarted_and_the_run_goes_on(sequence_of, stockfish_path):
     slow = sc.EngineSettings(depth=None, move_time_ms=10_000, timeout_s=0.5)
     report = sc.compare_positions("hang", ["8/8/8/3K4/8/5R2/2k5/8 b - - 0 1", "8/8/8/8/3k4/8/7R/3K4 b - - 0 1"],
@@ -181,6 +183,7 @@ def test_a_missing_binary_says_how_to_install(monkeypatch, tmp_path):
 
 
 @pytest.mark.slow  # Stockfish plays whole games
+@pytest.mark.stockfish
 def test_a_table_with_pieces_on_both_sides(sequence_of, stockfish_path):
     """KQvKR: the AI attacks against Stockfish's rook, and defends with the table's rook against Stockfish."""
     sequence = sequence_of("KQvKR")

@@ -11,7 +11,7 @@ import pytest
 from Util import stockfish_compare as sc
 from Util import stockfish_hold as sh
 from Util.game_end import game_end
-from Util.tests.conftest import missing_part
+from Util.tests.parts import missing_part
 from Util.trainer import hardest_best_move, random_start
 
 
@@ -35,6 +35,7 @@ def _replay(result: sh.HoldResult, python_gaviota):
 
 
 @pytest.mark.slow  # Stockfish plays whole games
+@pytest.mark.stockfish
 @pytest.mark.parametrize("depth", [1, 10])
 def test_hold_games_agree_with_gaviota_move_by_move(depth, sequence_of, stockfish_path, python_gaviota, tmp_path):
     """Weak (depth 1) and strong (depth 10) defence of KRvKB draws: the AI never gives the draw away,

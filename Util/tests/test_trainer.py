@@ -151,6 +151,7 @@ def test_distances_in_moves_show_the_gaps_the_plies_show():
 
 
 @pytest.mark.slow  # every board of several tables against Syzygy
+@pytest.mark.big
 def test_mutual_zugzwangs_agree_with_syzygy(sequence_of, store, syzygy):
     """The per-board test against Syzygy's win/draw/loss on random KPvKP boards and on a classic one;
     the table's count against the per-board test over every KPvK placement."""

@@ -44,6 +44,7 @@ def gaviota_folder(gaviota):
 
 
 @pytest.mark.slow  # every board checked by python-chess's move generation
+@pytest.mark.big
 # KQvK: test_notebooks' run of notebook 06 makes the same checks on every board of it
 @pytest.mark.parametrize("material", ["KRvK", "KPvK"])
 def test_correct_tables_pass_every_check_in_full(material, sequence_of, gaviota_folder):
@@ -60,6 +61,7 @@ def test_correct_tables_pass_every_check_in_full(material, sequence_of, gaviota_
 
 
 @pytest.mark.slow  # every board checked by python-chess's move generation
+@pytest.mark.big
 def test_four_piece_samples_pass(sequence_of, gaviota_folder, syzygy):
     for material in ("KBNvK", "KBBvK", "KRPvK"):
         sequence = sequence_of(material)
@@ -152,6 +154,7 @@ def _run_all(sequence, gaviota_folder, up_to):
 
 
 @pytest.mark.slow  # every board checked by python-chess's move generation
+@pytest.mark.big
 def test_a_board_moved_to_a_higher_n_is_caught(sequence_of, gaviota_folder, tmp_path):
     """A White-to-move board of S_5 claimed to be in S_7: it still has a move into a lower S_m, so
     the first check passes it; but the quickest forced line is 5 plies, and Gaviota says 5."""
@@ -165,6 +168,7 @@ def test_a_board_moved_to_a_higher_n_is_caught(sequence_of, gaviota_folder, tmp_
 
 
 @pytest.mark.slow  # every board checked by python-chess's move generation
+@pytest.mark.big
 def test_a_board_moved_to_a_lower_n_is_caught(sequence_of, gaviota_folder, tmp_path):
     """A White-to-move board of S_7 claimed to be in S_5: no move of it reaches S_4 or lower."""
 
@@ -176,6 +180,7 @@ def test_a_board_moved_to_a_lower_n_is_caught(sequence_of, gaviota_folder, tmp_p
 
 
 @pytest.mark.slow  # every board checked by python-chess's move generation
+@pytest.mark.big
 def test_a_removed_board_is_caught(sequence_of, gaviota_folder, tmp_path):
     """A Black-to-move board of S_6 taken out of every S_n: its Black parents in S_8 now have a move
     into no S_n, and Gaviota calls a board won that is in no S_n (matching rate below 100 %)."""
@@ -194,6 +199,7 @@ def test_a_removed_board_is_caught(sequence_of, gaviota_folder, tmp_path):
 
 
 @pytest.mark.slow  # every board checked by python-chess's move generation
+@pytest.mark.big
 def test_a_drawn_board_added_is_caught(sequence_of, gaviota_folder, tmp_path):
     """A drawn Black-to-move board (Black takes the queen, or stalemate) put into S_8."""
 

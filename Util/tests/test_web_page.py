@@ -16,12 +16,12 @@ from pathlib import Path
 import chess
 import pytest
 
-from Util.tests.conftest import missing_part
+from Util.tests.parts import missing_part
 from Util.tests.served import REPO, get_json, running_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 #: A browser and a server per module: not in the quick loop (pytest -m "not slow").
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 KQKR = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
 TIMEOUT = 30_000
 
