@@ -24,6 +24,8 @@ from .material import Material
 from .parallel import core_count
 from .stored_index import stored_index_of, stored_indices
 
+__all__ = ["BlockTable"]
+
 
 class BlockTable:
     """The S_n values of one material, read from a version-4 file on demand."""

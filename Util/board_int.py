@@ -18,6 +18,9 @@ from typing import List, Sequence
 import chess
 import numpy as np
 
+__all__ = ["BoardIntError", "board_squares", "to_integer", "integer_squares", "to_board", "encode_integers",
+           "board_int_bits", "integer_fields"]
+
 
 class BoardIntError(ValueError):
     """A board that does not fit the piece list, or an int that is no board of it."""

@@ -36,6 +36,9 @@ from .dtm_table import DtmTable
 from .engine import compute_table
 from .memory import return_freed_memory
 
+__all__ = ["MaterialLike", "default_path", "TableStore", "CHECKPOINT_SAVES_APART", "SAVE_SECONDS_PER_BYTE",
+           "all_materials", "calculation_order", "calculate", "calculate_table", "run_from_start", "resume_from_file"]
+
 MaterialLike = Union[str, Material]
 
 

@@ -62,6 +62,10 @@ from .material import Material, MaterialError
 from .dtm_table import DtmTable
 from .dtm_values import UNKNOWN
 
+__all__ = ["ChessAIFileError", "PICKLE_VERSION", "FORMAT_VERSION", "INDEX_SCHEME", "Counts", "save_table", "save_table_version_3",
+           "save_checkpoint", "looks_finished", "load_table", "load_table_with_counts", "load_sides",
+           "load_checkpoint", "convert_file"]
+
 #: 1: every entry stored.  2: entries that repeat another entry's value (identical
 #: pieces out of square order; without pawns, the mirror of a position with the
 #: white king on the a1-h8 diagonal) are stored as 255 and restored when read.

@@ -17,6 +17,8 @@ import numpy as np
 from .layout import Layout
 from .material import Material
 
+__all__ = ["CHUNK", "DtmTable"]
+
 #: Positions handled per step when a pass touches the whole index space.
 CHUNK = 1 << 20
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["NO_EXIT", "UNKNOWN", "DRAW", "ILLEGAL", "DEEPEST", "to_unknown_from", "undecided", "outcome_rank",
+           "better"]
+
 #: Exit byte of a position without a capture or promotion.
 NO_EXIT = 0
 #: DTM byte of a position that is in no S_n (a draw, or not a legal position).

@@ -27,9 +27,14 @@ from .material import Material, MaterialError, material_of_board
 from .game_end import termination_message
 from .game_records import PLAYER_NAME, GameHistory, PlainMessage, plies_text
 from .sequence import SnSequence, find_next_move, load_s_n_sequence
+from .table_folder import MissingTableError
 
 if TYPE_CHECKING:
     from .trainer import Judgement
+
+__all__ = ["SetupError", "MissingTableError", "TableMissing", "create_board", "board_from_fen", "person_colour",
+           "table_for", "table_named", "describe_n", "example_move", "parse_player_move", "type_a_move",
+           "numbered_san", "best_defence", "keep_material_move", "AiReply", "PlaySession"]
 
 _SQUARE = re.compile(r"^[a-h][1-8]$")
 _NAMES = {"king": chess.KING, "queen": chess.QUEEN, "rook": chess.ROOK, "bishop": chess.BISHOP,
@@ -40,8 +45,9 @@ class SetupError(PlainMessage, ValueError):
     """The start position given in WHITE_POSITIONS / BLACK_POSITIONS is not usable; the message says why."""
 
 
-class TableMissing(PlainMessage, FileNotFoundError):
-    """No ``.chessAI`` table exists for the material of the position; the message says how to compute it."""
+#: No ``.chessAI`` table for the material of the position: the tablebase's one exception for a missing table,
+#: under the name the notebooks of chapter 4 know.
+TableMissing = MissingTableError
 
 
 # ---- set-up ---------------------------------------------------------------------------------
@@ -147,7 +153,7 @@ def _status_text(status: chess.Status) -> str:
 def table_for(board: chess.Board, results_dir: os.PathLike = RESULTS_DIR, file: Optional[str] = None) -> SnSequence:
     """The S_n sequence for the board's material: ``file`` if given, else ``<results_dir>/<MATERIAL>.chessAI``.
 
-    TableMissing says which file to compute and how.
+    MissingTableError (also known here as TableMissing) says which file to compute and how.
     """
     try:
         material = material_of_board(board)
@@ -161,7 +167,7 @@ def table_for(board: chess.Board, results_dir: os.PathLike = RESULTS_DIR, file: 
 
 
 def table_named(material_name: str, results_dir: os.PathLike = RESULTS_DIR) -> SnSequence:
-    """The S_n sequence of a material given by name (either colour order); TableMissing says how to
+    """The S_n sequence of a material given by name (either colour order); MissingTableError says how to
     compute it, SetupError names a malformed material."""
     try:
         material = Material.parse(material_name).canonical
@@ -172,9 +178,7 @@ def table_named(material_name: str, results_dir: os.PathLike = RESULTS_DIR) -> S
 
 def _load_or_explain(material: Material, path: Path) -> SnSequence:
     if not path.exists():
-        raise TableMissing(f"no table for {material.name}: {path} does not exist; compute it with "
-                           f"'python -m Util calculate {material.name}' or in notebook 02 "
-                           f"(TABLES = [\"{material.name}\"])")
+        raise MissingTableError(material, path.parent, f"(or in notebook 02: TABLES = [\"{material.name}\"])")
     return load_s_n_sequence(path)
 
 

@@ -8,7 +8,8 @@ import chess
 import ipywidgets as widgets
 
 from .folders import RESULTS_DIR
-from .game import PlaySession, TableMissing, person_colour, table_named
+from .game import PlaySession, person_colour, table_named
+from .table_folder import MissingTableError
 from .trainer import distances_text, has_draws, position_words, random_start, start_refusal
 from .widget_copies import ERROR_STYLE, HELP_STYLE, OK_STYLE, StaticCopy, html_line, plain_text
 
@@ -99,7 +100,7 @@ class GameChooser:
             return
         try:
             sequence = self._sequence()
-        except (ValueError, TableMissing) as problem:
+        except (ValueError, MissingTableError) as problem:
             self.ranges.value = html_line(str(problem), ERROR_STYLE)
             return
         white = self.to_move.value == "white"
@@ -120,7 +121,7 @@ class GameChooser:
                 raise ValueError(refusal)
             board = random_start(sequence, white_to_move=white, outcome=self.outcome.value,
                                  min_plies=self.min_plies.value)
-        except (ValueError, TableMissing) as problem:
+        except (ValueError, MissingTableError) as problem:
             self.message.value = html_line(str(problem), ERROR_STYLE)
             return False
         self.game.play(PlaySession(board, sequence, self.games_dir, self.game.session.player,

@@ -6,6 +6,8 @@ from typing import Optional
 
 import chess
 
+__all__ = ["game_end", "termination_message"]
+
 
 #: Why a game is over (:func:`game_end`), in words for the player.
 _END_MESSAGES = {

@@ -26,6 +26,10 @@ import chess.pgn
 from .game_end import game_end, termination_message
 from .material import MaterialError, material_of_board
 
+__all__ = ["AI_NAME", "PLAYER_NAME", "DEMONSTRATION_FOLDER", "DEMONSTRATION_PLAYER", "PlainMessage", "HistoryError",
+           "plies_text", "history_text", "pgn_text", "GameHistory", "read_history", "set_board",
+           "get_moves_from_file", "history_files", "describe_game", "replay_positions"]
+
 AI_NAME = "Endgame AI (S_n tables)"
 PLAYER_NAME = "Player"
 #: The scripted demonstration games (the series run, the tests) go to this sub-folder of the games folder,

@@ -26,6 +26,8 @@ import numpy as np
 from .material import Material
 from .symmetry import TRANSFORMS, Swap_Type, allowed_transforms, canonical_king_squares, folding_transform
 
+__all__ = ["Layout"]
+
 _TRANSFORMS_FLAT = TRANSFORMS.ravel()
 
 

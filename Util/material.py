@@ -21,6 +21,9 @@ from typing import Dict, Tuple
 
 import chess
 
+__all__ = ["PIECE_ORDER", "MAX_PIECES", "MAX_WHITE_PIECES", "PROMOTION_LETTERS", "MaterialError", "Material",
+           "material_of_board"]
+
 #: Piece letters in Syzygy order (strongest first).
 PIECE_ORDER = "QRBNP"
 #: Pieces besides the two kings: at most three (five pieces on the board).

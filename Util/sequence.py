@@ -32,6 +32,9 @@ from .tablebase import Tablebase, dtm_with_en_passant
 
 if TYPE_CHECKING:
     from .dtm_table import DtmTable
+    from .table_protocols import PositionTable, TableSource
+
+__all__ = ["SnSet", "SnSequence", "load_s_n_sequence", "find_situation_in_sequence", "find_next_move"]
 
 
 class SnSet:
@@ -62,12 +65,12 @@ class SnSequence(SequenceABC):
     """All S_n of one material in which ``winner`` mates: ``sequence[n]`` is S_n, ``len(sequence)`` is the
     largest n plus one.  ``sequence.black`` is the sequence of the sets in which Black mates."""
 
-    def __init__(self, table: "DtmTable", board_counts: Dict[int, int], store=None,
+    def __init__(self, table: "PositionTable", board_counts: Dict[int, int], store: Optional["TableSource"] = None,
                  path: Optional[Path] = None, board_counts_black: Optional[Dict[int, int]] = None,
                  winner: chess.Color = chess.WHITE):
-        """``table``: a :class:`Util.dtm_table.DtmTable` or a :class:`Util.block_table.BlockTable`;
-        ``store``: where the tables that captures and promotions lead into come from (anything with
-        ``table(material)`` and ``add(table)``: a :class:`Util.tablebase.Tablebase`, or a
+        """``table``: a :class:`~Util.table_protocols.PositionTable` (a :class:`Util.dtm_table.DtmTable` or a
+        :class:`Util.block_table.BlockTable`); ``store``: a :class:`~Util.table_protocols.TableSource`, where
+        the tables that captures and promotions lead into come from (a :class:`Util.tablebase.Tablebase`, or a
         :class:`Util.calculation.TableStore` that computes them); by default a Tablebase over the
         folder of ``path`` (or ``S_n_Results``) that computes a missing table in memory."""
         self.table = table
@@ -81,7 +84,7 @@ class SnSequence(SequenceABC):
         self.store.add(table)
 
     @classmethod
-    def from_store(cls, store, material) -> "SnSequence":
+    def from_store(cls, store: "TableSource", material) -> "SnSequence":
         """The sequence of ``material`` from a store: a :class:`Util.tablebase.Tablebase` (its file read
         block by block, the counts from its header) or a :class:`Util.calculation.TableStore` (loaded
         whole or computed in memory, the boards counted)."""

@@ -15,6 +15,9 @@ from typing import Dict, Tuple
 import chess
 import numpy as np
 
+__all__ = ["Swap_Type", "SWAPS", "TRANSFORMS", "INVERSE", "IDENTITY", "HORIZONTAL_ROW", "allowed_transforms",
+           "canonical_king_squares", "folding_transform", "mirror"]
+
 
 class Swap_Type(Enum):  # noqa: N801  (the thesis's name)
     """The seven non-trivial symmetries of the board (names from the thesis)."""

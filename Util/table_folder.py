@@ -23,30 +23,42 @@ from .chessai_blocks import BlockFile, is_block_file
 from .dtm_values import UNKNOWN
 from .folders import RESULTS_DIR
 from .material import Material, MaterialError
+from .table_protocols import BoardCounts
 
 if TYPE_CHECKING:
     from .dtm_table import DtmTable
 
+__all__ = ["Table", "BoardCounts", "MissingTableError", "TableFolder"]
+
 #: A table as a folder serves it: read block by block, or whole (an older file, or computed in memory).
 Table = Union[BlockTable, "DtmTable"]
 
-#: Boards per n of the S_n in which White mates, and of those in which Black mates.
-BoardCounts = Tuple[Dict[int, int], Dict[int, int]]
 
 
-class MissingTableError(KeyError):
-    """The table of a material is not in the folder; the message names the command that computes it."""
+class MissingTableError(KeyError, FileNotFoundError):
+    """The table of a material is not in the folder; the message names the file and the command that
+    computes it (and ``advice``, another way, where the caller knows one).
 
-    def __init__(self, material: Material, directory: Path) -> None:
-        self.material, self.directory = material, directory
+    The one exception for a missing table, wherever it is looked up: a ``KeyError`` for a store of tables
+    by material, a ``FileNotFoundError`` for whoever opens files; ``Util.game.TableMissing`` is this class.
+    In a notebook only the message is shown, not a traceback (it says what to do)."""
+
+    def __init__(self, material: Material, directory: Path, advice: str = "") -> None:
+        self.material, self.directory = material, Path(directory)
+        #: The file that would hold the table.
+        self.path = self.directory / f"{material.canonical.name}.chessAI"
         #: The command that computes the table into ``directory``.
         self.command = f"python -m Util calculate {material}"
-        if Path(directory).resolve() != RESULTS_DIR.resolve():
+        if self.directory.resolve() != RESULTS_DIR.resolve():
             self.command += f" --results {directory}"
-        super().__init__(f"no table for {material} in {directory}: compute it with: {self.command}")
+        message = f"no table for {material}: {self.path} does not exist; compute it with: {self.command}"
+        super().__init__(message + (f" {advice}" if advice else ""))
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+    def _render_traceback_(self):
+        return [f"{type(self).__name__}: {self}"]
 
 
 class TableFolder:

@@ -59,8 +59,8 @@ def test_every_setup_mistake_is_named(white, black, message):
 
 def test_a_missing_table_says_what_to_compute(results):
     board = create_board({chess.KING: ["e1"], chess.ROOK: ["a6"]}, START_BLACK)
-    with pytest.raises(TableMissing, match=r"no table for KRvK: .*KRvK\.chessAI does not exist; compute it with "
-                                           r"'python -m Util calculate KRvK'"):
+    with pytest.raises(TableMissing, match=r"no table for KRvK: .*KRvK\.chessAI does not exist; compute it with: "
+                                           r"python -m Util calculate KRvK --results .* \(or in notebook 02"):
         table_for(board, results)
     with pytest.raises(SetupError, match=r"FILE is KQvK, but the position has the material KRvK"):
         table_for(board, results, "KQvK")
