@@ -110,9 +110,10 @@ def _game_over(board: chess.Board) -> Optional[Tuple[str, str]]:
 
 
 def play_game(engines: dict, names: dict, fen: str, control: TimeControl, round_name: str = "1",
-              game_key: object = None) -> chess.pgn.Game:
+              game_key: object = None, max_plies: Optional[int] = None) -> chess.pgn.Game:
     """One game from ``fen``: ``engines[colour]`` (started :class:`chess.engine.SimpleEngine`) plays
-    ``colour`` on a real clock of ``control``.  The PGN game, with ``Result`` and ``Termination`` set."""
+    ``colour`` on a real clock of ``control``.  The PGN game, with ``Result`` and ``Termination`` set.
+    ``max_plies`` (for tests) stops it unfinished (``*``) after that many moves."""
     board = chess.Board(fen)
     game = chess.pgn.Game()
     game.setup(board)
@@ -126,6 +127,9 @@ def play_game(engines: dict, names: dict, fen: str, control: TimeControl, round_
         over = _game_over(board)
         if over:
             result, termination = over
+            break
+        if max_plies is not None and len(board.move_stack) >= max_plies:
+            result, termination = "*", "unterminated"
             break
         side = board.turn
         limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
