@@ -85,8 +85,8 @@ DEFAULT_WEIGHTS = Weights()
 
 
 def parameters(weights: Weights = DEFAULT_WEIGHTS) -> np.ndarray:
-    """The kernels' int32 parameter array of ``weights`` (factors as percent)."""
-    p = np.zeros(k.PARAMS_SIZE, np.int32)
+    """The kernels' int64 parameter array of ``weights`` (factors as percent)."""
+    p = np.zeros(k.PARAMS_SIZE, np.int64)
     for kind, (mg, eg) in enumerate(weights.piece_values):
         p[k.VALUE_MG + kind], p[k.VALUE_EG + kind] = mg, eg
     mg_tables, eg_tables = piece_square_tables()
@@ -116,4 +116,4 @@ def evaluate(board: chess.Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
     """The static evaluation of ``board`` in centipawns for the side to move (no search: a position with
     a capture pending is taken as it stands)."""
     a = to_arrays(board, history=False)
-    return int(evaluate_kernel(a.bb, a.st, tables(), parameters(weights)))
+    return int(evaluate_kernel(a.bb, a.st, tables(), parameters(weights), 0))

@@ -20,8 +20,8 @@ def perft(board: chess.Board, depth: int) -> int:
     if depth < 0:
         raise ValueError(f"perft depth must be 0 or more, not {depth}")
     a = to_arrays(board, history=False)
-    moves = np.zeros((max(depth, 1), MAX_MOVES), np.int32)
-    return int(perft_kernel(a.bb, a.board, a.st, a.keys, a.undo, tables(), moves, depth, 0))
+    moves = np.zeros(max(depth, 1) * MAX_MOVES, np.int32)
+    return int(perft_kernel(a.bb, a.st, tables(), moves, depth, 0))
 
 
 def divide(board: chess.Board, depth: int) -> List[Tuple[chess.Move, int]]:
@@ -30,12 +30,11 @@ def divide(board: chess.Board, depth: int) -> List[Tuple[chess.Move, int]]:
         raise ValueError(f"divide needs a depth of 1 or more, not {depth}")
     a = to_arrays(board, history=False)
     t = tables()
-    moves = np.zeros((depth + 1, MAX_MOVES), np.int32)
-    n = generate(a.bb, a.board, a.st, t, moves[depth], True)
+    moves = np.zeros(depth * MAX_MOVES, np.int32)
+    root = np.zeros(MAX_MOVES, np.int32)
     counts = []
-    for move in moves[depth, :n].copy():
-        make_move(a.bb, a.board, a.st, a.keys, a.undo, t, move)
-        counts.append((to_move(int(move)), int(perft_kernel(a.bb, a.board, a.st, a.keys, a.undo, t, moves,
-                                                              depth - 1, 0))))
-        unmake_move(a.bb, a.board, a.st, a.undo, move)
+    for move in root[:generate(a.bb, a.st, t, root, 0, True)]:
+        make_move(a.bb, a.st, t, move)
+        counts.append((to_move(int(move)), int(perft_kernel(a.bb, a.st, t, moves, depth - 1, 0))))
+        unmake_move(a.bb, a.st, move)
     return counts

@@ -14,8 +14,8 @@ import chess.polyglot
 import numpy as np
 
 from .kernels.bitboards import build_tables
-from .kernels.position import (CASTLE, CASTLING, DOUBLE, EMPTY, EN_PASSANT, EP, HALFMOVE, MAX_HISTORY, PLY,
-                               SIDE, STATE_SIZE, compute_key)
+from .kernels.position import (BOARD, CASTLE, CASTLING, DOUBLE, EMPTY, EN_PASSANT, EP, HALFMOVE, KEYS,
+                               MAX_HISTORY, PLY, POS_SIZE, SIDE, STATE_SIZE, compute_key)
 
 
 @lru_cache(maxsize=1)
@@ -25,16 +25,14 @@ def tables() -> np.ndarray:
 
 
 class Arrays(NamedTuple):
-    """One position as the kernels take it (see :mod:`.kernels.position` for each array's layout)."""
+    """One position as the kernels take it (see :mod:`.kernels.position` for the arrays' layout)."""
     bb: np.ndarray
-    board: np.ndarray
     st: np.ndarray
-    keys: np.ndarray
-    undo: np.ndarray
 
     @property
     def key(self) -> int:
-        return int(self.keys[self.st[PLY]])
+        """The position's Polyglot key."""
+        return int(self.bb[KEYS + self.st[PLY]])
 
 
 def piece_code(piece: chess.Piece) -> int:
@@ -63,15 +61,15 @@ def to_arrays(board: chess.Board, history: bool = True) -> Arrays:
         raise ValueError(f"invalid position {board.fen()!r}: {status!r}; give a legal position")
     if board.chess960:
         raise ValueError("Chess960 castling is not supported: give a standard chess position")
-    bb = np.zeros(15, np.uint64)
-    squares = np.full(64, EMPTY, np.int8)
+    bb = np.zeros(POS_SIZE, np.uint64)
+    st = np.zeros(STATE_SIZE, np.int64)
+    st[BOARD:BOARD + 64] = EMPTY
     for square, piece in board.piece_map().items():
         code = piece_code(piece)
-        squares[square] = code
+        st[BOARD + square] = code
         bb[code] |= np.uint64(1 << square)
         bb[12 + code // 6] |= np.uint64(1 << square)
     bb[14] = bb[12] | bb[13]
-    st = np.zeros(STATE_SIZE, np.int64)
     st[SIDE] = 0 if board.turn == chess.WHITE else 1
     rights = board.clean_castling_rights()
     st[CASTLE] = sum(flag for flag, square in ((1, chess.H1), (2, chess.A1), (4, chess.H8), (8, chess.A8))
@@ -85,12 +83,10 @@ def to_arrays(board: chess.Board, history: bool = True) -> Arrays:
         while copy.move_stack and len(earlier) < min(board.halfmove_clock, MAX_HISTORY // 2):
             copy.pop()
             earlier.append(chess.polyglot.zobrist_hash(copy))
-    keys = np.zeros(MAX_HISTORY, np.uint64)
-    keys[:len(earlier)] = earlier[::-1]
+    bb[KEYS:KEYS + len(earlier)] = earlier[::-1]
     st[PLY] = len(earlier)
-    undo = np.zeros((MAX_HISTORY, 4), np.int64)
-    keys[st[PLY]] = compute_key(bb, squares, st, tables())
-    return Arrays(bb, squares, st, keys, undo)
+    bb[KEYS + st[PLY]] = compute_key(bb, st, tables())
+    return Arrays(bb, st)
 
 
 def to_move(move: int) -> chess.Move:

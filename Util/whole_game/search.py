@@ -18,10 +18,13 @@ import chess
 import numpy as np
 
 from .evaluation import DEFAULT_WEIGHTS, Weights, parameters
+from .kernels.evaluation import PARAMS_SIZE
 from .kernels.movegen import MAX_MOVES, generate
 from .kernels.ordering import score_moves
-from .kernels.search import (CTX_SIZE, INFINITE, MATE, MATE_BOUND, MAX_PLY, NODE_LIMIT, NODES, SELDEPTH, STOP,
-                             search_root)
+from .kernels.position import KEYS, PLY, SIDE
+from .kernels.search import INFINITE, MATE, MATE_BOUND, search_root
+from .kernels.work import (HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV, PV_LENGTH, SCORES,
+                           SELDEPTH, STOP, work_size)
 from .position import Arrays, tables, to_arrays, to_move
 
 #: Never plan to use more than this share of the clock left on one move, nor think past this share of it.
@@ -94,39 +97,32 @@ class Searcher:
         if hash_mb < 1:
             raise ValueError(f"hash_mb must be 1 or more, not {hash_mb}")
         entries = 1 << max(int(np.log2(hash_mb * 2 ** 20 // 16)), 10)
-        self.tt_keys = np.zeros(entries, np.uint64)
-        self.tt_data = np.zeros(entries, np.uint64)
-        self.params = parameters(weights)
-        self.history = np.zeros(2 * 4096, np.int32)
-        self.killers = np.zeros((MAX_PLY, 2), np.int32)
-        self.moves = np.zeros((MAX_PLY, MAX_MOVES), np.int32)
-        self.scores = np.zeros((MAX_PLY, MAX_MOVES), np.int32)
-        self.pv = np.zeros((MAX_PLY, MAX_PLY), np.int32)
-        self.pv_length = np.zeros(MAX_PLY, np.int32)
+        self.tt = np.zeros(2 * entries, np.uint64)
+        self.work = np.zeros(work_size(PARAMS_SIZE), np.int64)
+        self.work[PARAMS:] = parameters(weights)
         self.move_overhead = 0.05
 
     def new_game(self) -> None:
         """Forgets the transposition table and the history (a new game or position)."""
-        self.tt_keys[:] = 0
-        self.tt_data[:] = 0
-        self.history[:] = 0
+        self.tt[:] = 0
+        self.work[HISTORY:HISTORY + 2 * 4096] = 0
 
     def set_weights(self, weights: Weights) -> None:
-        self.params = parameters(weights)
+        """Evaluates with ``weights`` from now on (and forgets what was learnt with the old ones)."""
+        self.work[PARAMS:] = parameters(weights)
         self.new_game()
 
     def root_moves(self, a: Arrays) -> np.ndarray:
         """The legal moves at the root, ordered as the search orders moves (the table's move first)."""
-        moves = np.zeros(MAX_MOVES, np.int32)
-        n = generate(a.bb, a.board, a.st, tables(), moves, True)
-        scores = np.zeros(MAX_MOVES, np.int32)
-        key = a.keys[a.st[4]]
-        index = int(key & np.uint64(len(self.tt_keys) - 1))
-        tt_move = int(self.tt_data[index] & np.uint64(0x1FFFF)) if self.tt_keys[index] == key else 0
-        self.killers[:] = 0
-        score_moves(a.bb, a.board, tables(), moves, scores, n, tt_move, self.killers, 0, self.history, a.st[0])
-        order = np.argsort(-scores[:n], kind="stable")
-        return moves[:n][order].copy()
+        w = self.work
+        n = generate(a.bb, a.st, tables(), w, MOVES, True)
+        key = a.bb[KEYS + a.st[PLY]]
+        index = 2 * int(key & np.uint64(len(self.tt) // 2 - 1))
+        tt_move = int(self.tt[index + 1] & np.uint64(0x1FFFF)) if self.tt[index] == key else 0
+        w[KILLERS:KILLERS + 2 * MAX_PLY] = 0
+        score_moves(a.bb, a.st, tables(), w, 0, n, tt_move, a.st[SIDE])
+        order = np.argsort(-w[SCORES:SCORES + n], kind="stable")
+        return w[MOVES:MOVES + n][order].astype(np.int64)
 
     def search(self, board: chess.Board, limits: Limits, on_info: Optional[Callable[[SearchInfo], None]] = None,
                stop: Optional[threading.Event] = None) -> SearchInfo:
@@ -140,13 +136,13 @@ class Searcher:
             raise ValueError(f"no legal move in {board.fen()!r}: "
                              f"{'checkmate' if board.is_check() else 'stalemate'}")
         soft, hard = time_budget(limits, board.turn, self.move_overhead)
-        ctx = np.zeros(CTX_SIZE, np.int64)
+        ctx = self.work
+        ctx[:KILLERS] = 0
         ctx[NODE_LIMIT] = max(limits.nodes, 1) if limits.nodes else 0
         done = threading.Event()
         watcher = threading.Thread(target=self.watch, args=(ctx, started, hard, stop, done), daemon=True)
         watcher.start()
         root_nodes = np.zeros(len(root), np.int64)
-        self.killers[:] = 0
         max_depth = min(limits.depth or MAX_PLY - 8, MAX_PLY - 8)
         best = SearchInfo(0, 0, 0, None, 0, 0.0, [to_move(int(root[0]))])
         score = 0
@@ -156,10 +152,8 @@ class Searcher:
                 window = 30
                 alpha, beta = (score - window, score + window) if depth >= 4 else (-INFINITE, INFINITE)
                 while True:
-                    found, move = search_root(a.bb, a.board, a.st, a.keys, a.undo, t, self.params, self.tt_keys,
-                                              self.tt_data, ctx, self.killers, self.history, self.moves,
-                                              self.scores, self.pv, self.pv_length, root, root_nodes, len(root),
-                                              alpha, beta, depth)
+                    found, move = search_root(a.bb, a.st, t, self.tt, ctx, root, root_nodes, len(root), alpha,
+                                              beta, depth)
                     if ctx[STOP]:
                         break
                     if found <= alpha:
@@ -170,7 +164,7 @@ class Searcher:
                         break
                     window *= 2
                 if ctx[STOP]:
-                    if self.pv_length[0] > 0 and depth > 1:
+                    if ctx[PV_LENGTH] > 0 and depth > 1:
                         best = self.info(board, found, depth, ctx, started, partial=True, last=best)
                     break
                 score = int(found)
@@ -181,7 +175,7 @@ class Searcher:
                 if soft is not None and elapsed >= 0.5 * soft:
                     break
                 mate = mate_in_moves(score)
-                if mate is not None and not limits.infinite and limits.depth is None and depth >= 2 * abs(mate) + 2:
+                if mate is not None and not limits.infinite and limits.depth is None and depth >= 2 * abs(mate) + 12:
                     break
         finally:
             done.set()
@@ -203,7 +197,7 @@ class Searcher:
         """The SearchInfo of the principal variation the kernel left (checked move by move on a copy)."""
         pv: List[chess.Move] = []
         copy = board.copy(stack=False)
-        for move in self.pv[0, :self.pv_length[0]]:
+        for move in self.work[PV:PV + self.work[PV_LENGTH]]:
             move = to_move(int(move))
             if not copy.is_legal(move):
                 break

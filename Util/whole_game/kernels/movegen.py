@@ -10,7 +10,7 @@ from numba import njit
 
 from .bitboards import (BETWEEN, FULL, KING, KNIGHT, LINE, PAWN_ATTACKS, U0, bishop_attacks, bit, lsb,
                         popcount, rook_attacks)
-from .position import (ALL_MEN, CASTLE, CASTLING, DOUBLE, EMPTY, EN_PASSANT, EP, SIDE, WHITE_MEN, attackers,
+from .position import (ALL_MEN, BOARD, CASTLE, CASTLING, DOUBLE, EMPTY, EN_PASSANT, EP, SIDE, WHITE_MEN, attackers,
                        encode)
 
 MAX_MOVES = 256
@@ -43,9 +43,10 @@ def add_pawn_move(moves, n, frm, to, kind, all_promotions):
 
 
 @njit(cache=True, nogil=True)
-def generate(bb, board, st, tables, moves, quiets):
-    """Writes the legal moves into ``moves`` and returns their number.  With ``quiets`` False (quiescence)
-    only captures and queen promotions, unless the side to move is in check (then every evasion)."""
+def generate(bb, st, tables, moves, base, quiets):
+    """Writes the legal moves into ``moves[base:]`` and returns their number.  With ``quiets`` False
+    (quiescence) only captures and queen promotions, unless the side to move is in check (then every
+    evasion)."""
     us = st[SIDE]
     them = 1 - us
     o, e = us * 6, them * 6
@@ -54,7 +55,7 @@ def generate(bb, board, st, tables, moves, quiets):
     king = lsb(bb[o + 5])
     checkers = attackers(bb, tables, king, occupied, them)
     everything = quiets or checkers != 0
-    n = 0
+    n = base
     # the king
     targets = tables[KING + king] & ~own
     if not everything:
@@ -67,7 +68,7 @@ def generate(bb, board, st, tables, moves, quiets):
             moves[n] = encode(king, to, 0, 0)
             n += 1
     if checkers & (checkers - U1):
-        return n
+        return n - base
     mask = FULL
     if checkers:
         mask = checkers | tables[BETWEEN + king * 64 + lsb(checkers)]
@@ -123,13 +124,13 @@ def generate(bb, board, st, tables, moves, quiets):
             captures &= captures - U1
             n = add_pawn_move(moves, n, frm, to, 0, everything)
         to = frm + forward
-        if board[to] == EMPTY:
+        if st[BOARD + to] == EMPTY:
             promoting = to >= 56 or to < 8
             if (everything or promoting) and (bit(to) & allowed):
                 n = add_pawn_move(moves, n, frm, to, 0, everything)
             if everything and start_low <= frm < start_high:
                 two = to + forward
-                if board[two] == EMPTY and (bit(two) & allowed):
+                if st[BOARD + two] == EMPTY and (bit(two) & allowed):
                     moves[n] = encode(frm, two, 0, DOUBLE)
                     n += 1
         if ep >= 0 and (tables[PAWN_ATTACKS + us * 64 + frm] & bit(ep)):
@@ -145,15 +146,17 @@ def generate(bb, board, st, tables, moves, quiets):
     # castling (the rights say the king and rook stand on their squares)
     if quiets and checkers == 0:
         rights = st[CASTLE] >> (2 * us)
-        base = 0 if us == 0 else 56
-        if (rights & 1 and board[base + 5] == EMPTY and board[base + 6] == EMPTY
-                and attackers(bb, tables, base + 5, occupied, them) == 0
-                and attackers(bb, tables, base + 6, occupied, them) == 0):
-            moves[n] = encode(base + 4, base + 6, 0, CASTLING)
+        home = 0 if us == 0 else 56
+        if (rights & 1 and st[BOARD + home + 5] == EMPTY and st[BOARD + home + 6] == EMPTY
+                and attackers(bb, tables, home + 5, occupied, them) == 0
+                and attackers(bb, tables, home + 6, occupied, them) == 0):
+            moves[n] = encode(home + 4, home + 6, 0, CASTLING)
             n += 1
-        if (rights & 2 and board[base + 1] == EMPTY and board[base + 2] == EMPTY and board[base + 3] == EMPTY
-                and attackers(bb, tables, base + 3, occupied, them) == 0
-                and attackers(bb, tables, base + 2, occupied, them) == 0):
-            moves[n] = encode(base + 4, base + 2, 0, CASTLING)
+        if (rights & 2 and st[BOARD + home + 1] == EMPTY and st[BOARD + home + 2] == EMPTY
+                and st[BOARD + home + 3] == EMPTY
+                and attackers(bb, tables, home + 3, occupied, them) == 0
+                and attackers(bb, tables, home + 2, occupied, them) == 0):
+            moves[n] = encode(home + 4, home + 2, 0, CASTLING)
             n += 1
-    return n
+    return n - base
+

@@ -7,9 +7,10 @@ import numpy as np
 from numba import njit
 
 from .bitboards import KING, KNIGHT, PAWN_ATTACKS, bishop_attacks, bit, lsb, rook_attacks
-from .position import ALL_MEN, EMPTY, EN_PASSANT
+from .position import ALL_MEN, BOARD, EMPTY, EN_PASSANT
+from .work import GAINS, HISTORY, KILLERS, MOVES, SCORES
 
-SEE_VALUES = (100, 320, 330, 500, 950, 20000, 0)
+SEE_VALUES = np.array([100, 320, 330, 500, 950, 20000, 0], np.int64)
 TT_MOVE_SCORE = 1 << 30
 GOOD_CAPTURE = 1 << 28
 KILLER_1, KILLER_2 = (1 << 27), (1 << 27) - 1
@@ -17,23 +18,22 @@ BAD_CAPTURE = -(1 << 28)
 
 
 @njit(cache=True, nogil=True)
-def see(bb, board, tables, move):
+def see(bb, st, tables, work, move):
     """The material the move wins when both sides capture on its square while they gain (centipawns)."""
     frm, to = move & 63, (move >> 6) & 63
     promotion = (move >> 12) & 7
     occupied = bb[ALL_MEN]
-    target = board[to]
-    gains = np.empty(34, np.int64)
+    target = st[BOARD + to]
     if (move >> 15) & 3 == EN_PASSANT:
-        gains[0] = SEE_VALUES[0]
-        occupied ^= bit(to - 8 if board[frm] < 6 else to + 8)
+        work[GAINS + 0] = SEE_VALUES[0]
+        occupied ^= bit(to - 8 if st[BOARD + frm] < 6 else to + 8)
     else:
-        gains[0] = SEE_VALUES[target % 6] if target != EMPTY else 0
-    mover = board[frm] % 6
+        work[GAINS + 0] = SEE_VALUES[target % 6] if target != EMPTY else 0
+    mover = st[BOARD + frm] % 6
     if promotion:
-        gains[0] += SEE_VALUES[promotion] - SEE_VALUES[0]
+        work[GAINS + 0] += SEE_VALUES[promotion] - SEE_VALUES[0]
         mover = promotion
-    side = 1 - board[frm] // 6
+    side = 1 - st[BOARD + frm] // 6
     occupied ^= bit(frm)
     bishops = bb[2] | bb[8] | bb[4] | bb[10]
     rooks = bb[3] | bb[9] | bb[4] | bb[10]
@@ -63,7 +63,7 @@ def see(bb, board, tables, move):
         if found < 0 or depth >= 32:
             break
         depth += 1
-        gains[depth] = SEE_VALUES[mover] - gains[depth - 1]
+        work[GAINS + depth] = SEE_VALUES[mover] - work[GAINS + depth - 1]
         mover = found
         side = 1 - side
         if found == 5:
@@ -77,49 +77,53 @@ def see(bb, board, tables, move):
                 depth -= 1
             break
     while depth > 0:
-        gains[depth - 1] = -max(-gains[depth - 1], gains[depth])
+        work[GAINS + depth - 1] = -max(-work[GAINS + depth - 1], work[GAINS + depth])
         depth -= 1
-    return gains[0]
+    return work[GAINS + 0]
 
 
 @njit(cache=True, nogil=True)
-def score_moves(bb, board, tables, moves, scores, n, tt_move, killers, ply, history, side):
-    """Scores each move for ordering: the table's move, winning and equal captures by victim then
-    attacker (MVV-LVA), queen promotions, the two killers, quiet moves by history, losing captures last."""
-    for i in range(n):
-        move = moves[i]
+def score_moves(bb, st, tables, work, ply, n, tt_move, side):
+    """Scores ply ``ply``'s ``n`` moves for ordering: the table's move, winning and equal captures by
+    victim then attacker (MVV-LVA), queen promotions, the two killers, quiet moves by history, losing
+    captures last."""
+    base = ply * 256
+    killer_1, killer_2 = work[KILLERS + 2 * ply], work[KILLERS + 2 * ply + 1]
+    for i in range(base, base + n):
+        move = work[MOVES + i]
         if move == tt_move:
-            scores[i] = TT_MOVE_SCORE
+            work[SCORES + i] = TT_MOVE_SCORE
             continue
         to = (move >> 6) & 63
-        victim = board[to]
+        victim = st[BOARD + to]
         promotion = (move >> 12) & 7
         if victim != EMPTY or (move >> 15) & 3 == EN_PASSANT or promotion == 4:
             value = SEE_VALUES[victim % 6] if victim != EMPTY else (100 if promotion != 4 else 0)
-            attacker = board[move & 63] % 6
+            attacker = st[BOARD + (move & 63)] % 6
             order = 64 * (value // 10) - attacker + (8000 if promotion == 4 else 0)
-            if SEE_VALUES[attacker] <= value or see(bb, board, tables, move) >= 0:
-                scores[i] = GOOD_CAPTURE + order
+            if SEE_VALUES[attacker] <= value or see(bb, st, tables, work, move) >= 0:
+                work[SCORES + i] = GOOD_CAPTURE + order
             else:
-                scores[i] = BAD_CAPTURE + order
-        elif move == killers[ply, 0]:
-            scores[i] = KILLER_1
-        elif move == killers[ply, 1]:
-            scores[i] = KILLER_2
+                work[SCORES + i] = BAD_CAPTURE + order
+        elif move == killer_1:
+            work[SCORES + i] = KILLER_1
+        elif move == killer_2:
+            work[SCORES + i] = KILLER_2
         elif promotion:
-            scores[i] = BAD_CAPTURE - 1000 + promotion
+            work[SCORES + i] = BAD_CAPTURE - 1000 + promotion
         else:
-            scores[i] = history[side * 4096 + (move & 4095)]
+            work[SCORES + i] = work[HISTORY + side * 4096 + (move & 4095)]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def pick(moves, scores, start, n):
-    """Swaps the best-scored move of ``start..n`` to ``start`` and returns it (selection, lazily)."""
+def pick(work, start, end):
+    """Swaps the best-scored move of ``start..end`` (indices into the ply's rows) to ``start`` and returns
+    it: a selection sort done lazily, as a cut-off often comes after the first moves."""
     best = start
-    for j in range(start + 1, n):
-        if scores[j] > scores[best]:
+    for j in range(start + 1, end):
+        if work[SCORES + j] > work[SCORES + best]:
             best = j
     if best != start:
-        moves[start], moves[best] = moves[best], moves[start]
-        scores[start], scores[best] = scores[best], scores[start]
-    return moves[start]
+        work[MOVES + start], work[MOVES + best] = work[MOVES + best], work[MOVES + start]
+        work[SCORES + start], work[SCORES + best] = work[SCORES + best], work[SCORES + start]
+    return work[MOVES + start]

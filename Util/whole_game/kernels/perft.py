@@ -9,15 +9,15 @@ from .position import make_move, unmake_move
 
 
 @njit(cache=True, nogil=True)
-def perft(bb, board, st, keys, undo, tables, moves, depth, ply):
-    """Leaves ``depth`` plies below the position; ``moves`` a (depth + ply, 256) int32 scratch array."""
-    row = moves[ply]
-    n = generate(bb, board, st, tables, row, True)
+def perft(bb, st, tables, moves, depth, ply):
+    """Leaves ``depth`` plies below the position; ``moves`` an int32 scratch array of 256 moves a ply."""
+    base = ply * 256
+    n = generate(bb, st, tables, moves, base, True)
     if depth <= 1:
         return n if depth == 1 else 1
     total = 0
-    for i in range(n):
-        make_move(bb, board, st, keys, undo, tables, row[i])
-        total += perft(bb, board, st, keys, undo, tables, moves, depth - 1, ply + 1)
-        unmake_move(bb, board, st, undo, row[i])
+    for i in range(base, base + n):
+        make_move(bb, st, tables, moves[i])
+        total += perft(bb, st, tables, moves, depth - 1, ply + 1)
+        unmake_move(bb, st, moves[i])
     return total

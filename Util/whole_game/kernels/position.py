@@ -1,16 +1,22 @@
-"""A position as arrays, and moves made and taken back in place.
+"""A position as two arrays, and moves made and taken back in place.  (Two arrays, not one per idea: numba
+counts references to every array a kernel takes, on each call, and a search makes millions of calls.)
 
-* ``bb``: uint64[15], the pieces' bitboards by piece code (white pawn, knight, bishop, rook, queen, king =
+``bb`` (uint64[:data:`POS_SIZE`], the position's bits) holds
+
+* at 0..14 the pieces' bitboards by piece code (white pawn, knight, bishop, rook, queen, king =
   0..5, black's 6..11), then white's men (12), black's (13), all (14);
-* ``board``: int8[64], the piece code on each square, :data:`EMPTY` where none;
-* ``st``: int64[:data:`STATE_SIZE`], side to move (0 white), castling rights (bits 1 white king side,
+* at :data:`KEYS` the Polyglot key of every position of the game since the last position loaded,
+  ``bb[KEYS + st[PLY]]`` the current one.
+
+``st`` (int64[:data:`STATE_SIZE`], its state) holds
+
+* at 0..4 the side to move (0 white), castling rights (bits 1 white king side,
   2 white queen side, 4 black king side, 8 black queen side, as Polyglot's order), the en passant square
   (-1 when none, and kept only when a pawn of the side to move stands beside the pawn that moved two, as
-  Polyglot hashes it), the halfmove clock and the ply (index of the current key in ``keys``);
-* ``keys``: uint64[:data:`MAX_HISTORY`], the Polyglot key of every position of the game since the last
-  position loaded, ``keys[st[PLY]]`` the current one;
-* ``undo``: int64[:data:`MAX_HISTORY`, 4], what a move destroys: piece captured, rights, en passant square,
-  halfmove clock, stored at the ply it was made from.
+  Polyglot hashes it), the halfmove clock and the ply (index of the current key);
+* at :data:`BOARD` the piece code on each of the 64 squares, :data:`EMPTY` where none;
+* at :data:`UNDO` + 4 * ply what the move made from that ply destroys: piece captured, rights, en passant
+  square, halfmove clock.
 
 A move is an int: from | to << 6 | promotion << 12 (piece type 1..4, 0 none) | kind << 15 (:data:`DOUBLE`,
 :data:`EN_PASSANT`, :data:`CASTLING`, 0 otherwise).
@@ -28,8 +34,12 @@ PAWN, KNIGHT_TYPE, BISHOP, ROOK, QUEEN, KING_TYPE = range(6)
 EMPTY = 12
 WHITE_MEN, BLACK_MEN, ALL_MEN = 12, 13, 14
 SIDE, CASTLE, EP, HALFMOVE, PLY = range(5)
-STATE_SIZE = 5
 MAX_HISTORY = 1024
+KEYS = 16
+POS_SIZE = KEYS + MAX_HISTORY
+BOARD = 8
+UNDO = BOARD + 64
+STATE_SIZE = UNDO + 4 * MAX_HISTORY
 DOUBLE, EN_PASSANT, CASTLING = 1, 2, 3
 NO_MOVE = 0
 
@@ -40,7 +50,7 @@ def encode(frm, to, promotion, kind):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def toggle(bb, board, piece, square, colour_men):
+def toggle(bb, piece, square, colour_men):
     b = bit(square)
     bb[piece] ^= b
     bb[colour_men] ^= b
@@ -64,12 +74,12 @@ def in_check(bb, st, tables):
 
 
 @njit(cache=True, nogil=True)
-def compute_key(bb, board, st, tables):
+def compute_key(bb, st, tables):
     """The Polyglot key of the position, from scratch."""
     key = np.uint64(0)
     for square in range(64):
-        if board[square] != EMPTY:
-            key ^= tables[ZOBRIST_PIECE + board[square] * 64 + square]
+        if st[BOARD + square] != EMPTY:
+            key ^= tables[ZOBRIST_PIECE + st[BOARD + square] * 64 + square]
     key ^= tables[ZOBRIST_CASTLE + st[CASTLE]]
     if st[EP] >= 0:
         key ^= tables[ZOBRIST_EP + (st[EP] & 7)]
@@ -79,19 +89,19 @@ def compute_key(bb, board, st, tables):
 
 
 @njit(cache=True, nogil=True)
-def make_move(bb, board, st, keys, undo, tables, move):
+def make_move(bb, st, tables, move):
     """Plays a legal move in place (the key, clock and history follow)."""
     frm, to = move & 63, (move >> 6) & 63
     promotion, kind = (move >> 12) & 7, (move >> 15) & 3
     side = st[SIDE]
     ply = st[PLY]
-    key = keys[ply]
-    piece = board[frm]
-    captured = board[to]
-    undo[ply, 0] = captured
-    undo[ply, 1] = st[CASTLE]
-    undo[ply, 2] = st[EP]
-    undo[ply, 3] = st[HALFMOVE]
+    key = bb[KEYS + ply]
+    piece = st[BOARD + frm]
+    captured = st[BOARD + to]
+    st[UNDO + 4 * ply + 0] = captured
+    st[UNDO + 4 * ply + 1] = st[CASTLE]
+    st[UNDO + 4 * ply + 2] = st[EP]
+    st[UNDO + 4 * ply + 3] = st[HALFMOVE]
     if st[EP] >= 0:
         key ^= tables[ZOBRIST_EP + (st[EP] & 7)]
         st[EP] = -1
@@ -99,21 +109,21 @@ def make_move(bb, board, st, keys, undo, tables, move):
     own, enemy = WHITE_MEN + side, WHITE_MEN + 1 - side
     if kind == EN_PASSANT:
         square = to - 8 if side == 0 else to + 8
-        pawn = board[square]
-        toggle(bb, board, pawn, square, enemy)
-        board[square] = EMPTY
+        pawn = st[BOARD + square]
+        toggle(bb, pawn, square, enemy)
+        st[BOARD + square] = EMPTY
         key ^= tables[ZOBRIST_PIECE + pawn * 64 + square]
     elif captured != EMPTY:
-        toggle(bb, board, captured, to, enemy)
+        toggle(bb, captured, to, enemy)
         key ^= tables[ZOBRIST_PIECE + captured * 64 + to]
         st[HALFMOVE] = 0
-    toggle(bb, board, piece, frm, own)
+    toggle(bb, piece, frm, own)
     key ^= tables[ZOBRIST_PIECE + piece * 64 + frm]
-    board[frm] = EMPTY
+    st[BOARD + frm] = EMPTY
     placed = piece if promotion == 0 else side * 6 + promotion
-    toggle(bb, board, placed, to, own)
+    toggle(bb, placed, to, own)
     key ^= tables[ZOBRIST_PIECE + placed * 64 + to]
-    board[to] = placed
+    st[BOARD + to] = placed
     if piece % 6 == PAWN:
         st[HALFMOVE] = 0
         if kind == DOUBLE:
@@ -124,10 +134,10 @@ def make_move(bb, board, st, keys, undo, tables, move):
     elif kind == CASTLING:
         rook_from, rook_to = (to + 1, to - 1) if to & 7 == 6 else (to - 2, to + 1)
         rook = side * 6 + ROOK
-        toggle(bb, board, rook, rook_from, own)
-        toggle(bb, board, rook, rook_to, own)
-        board[rook_from] = EMPTY
-        board[rook_to] = rook
+        toggle(bb, rook, rook_from, own)
+        toggle(bb, rook, rook_to, own)
+        st[BOARD + rook_from] = EMPTY
+        st[BOARD + rook_to] = rook
         key ^= tables[ZOBRIST_PIECE + rook * 64 + rook_from] ^ tables[ZOBRIST_PIECE + rook * 64 + rook_to]
     rights = st[CASTLE]
     kept = rights & np.int64(tables[CASTLE_MASK + frm] & tables[CASTLE_MASK + to])
@@ -137,11 +147,11 @@ def make_move(bb, board, st, keys, undo, tables, move):
     st[SIDE] = 1 - side
     key ^= tables[ZOBRIST_TURN]
     st[PLY] = ply + 1
-    keys[ply + 1] = key
+    bb[KEYS + ply + 1] = key
 
 
 @njit(cache=True, nogil=True)
-def unmake_move(bb, board, st, undo, move):
+def unmake_move(bb, st, move):
     """Takes back ``move``, the last move made."""
     frm, to = move & 63, (move >> 6) & 63
     promotion, kind = (move >> 12) & 7, (move >> 15) & 3
@@ -149,69 +159,69 @@ def unmake_move(bb, board, st, undo, move):
     st[PLY] = ply
     side = 1 - st[SIDE]
     st[SIDE] = side
-    st[CASTLE] = undo[ply, 1]
-    st[EP] = undo[ply, 2]
-    st[HALFMOVE] = undo[ply, 3]
+    st[CASTLE] = st[UNDO + 4 * ply + 1]
+    st[EP] = st[UNDO + 4 * ply + 2]
+    st[HALFMOVE] = st[UNDO + 4 * ply + 3]
     own, enemy = WHITE_MEN + side, WHITE_MEN + 1 - side
-    placed = board[to]
+    placed = st[BOARD + to]
     piece = placed if promotion == 0 else side * 6 + PAWN
-    toggle(bb, board, placed, to, own)
-    board[to] = EMPTY
-    toggle(bb, board, piece, frm, own)
-    board[frm] = piece
-    captured = undo[ply, 0]
+    toggle(bb, placed, to, own)
+    st[BOARD + to] = EMPTY
+    toggle(bb, piece, frm, own)
+    st[BOARD + frm] = piece
+    captured = st[UNDO + 4 * ply + 0]
     if kind == EN_PASSANT:
         square = to - 8 if side == 0 else to + 8
         pawn = (1 - side) * 6 + PAWN
-        toggle(bb, board, pawn, square, enemy)
-        board[square] = pawn
+        toggle(bb, pawn, square, enemy)
+        st[BOARD + square] = pawn
     elif captured != EMPTY:
-        toggle(bb, board, captured, to, enemy)
-        board[to] = captured
+        toggle(bb, captured, to, enemy)
+        st[BOARD + to] = captured
     if kind == CASTLING:
         rook_from, rook_to = (to + 1, to - 1) if to & 7 == 6 else (to - 2, to + 1)
         rook = side * 6 + ROOK
-        toggle(bb, board, rook, rook_from, own)
-        toggle(bb, board, rook, rook_to, own)
-        board[rook_to] = EMPTY
-        board[rook_from] = rook
+        toggle(bb, rook, rook_from, own)
+        toggle(bb, rook, rook_to, own)
+        st[BOARD + rook_to] = EMPTY
+        st[BOARD + rook_from] = rook
 
 
 @njit(cache=True, nogil=True)
-def make_null(st, keys, undo, tables):
+def make_null(bb, st, tables):
     """Passes the move (null-move pruning); the clock is set to 0 so no repetition is seen across it."""
     ply = st[PLY]
-    key = keys[ply]
-    undo[ply, 2] = st[EP]
-    undo[ply, 3] = st[HALFMOVE]
+    key = bb[KEYS + ply]
+    st[UNDO + 4 * ply + 2] = st[EP]
+    st[UNDO + 4 * ply + 3] = st[HALFMOVE]
     if st[EP] >= 0:
         key ^= tables[ZOBRIST_EP + (st[EP] & 7)]
         st[EP] = -1
     st[HALFMOVE] = 0
     st[SIDE] = 1 - st[SIDE]
-    keys[ply + 1] = key ^ tables[ZOBRIST_TURN]
+    bb[KEYS + ply + 1] = key ^ tables[ZOBRIST_TURN]
     st[PLY] = ply + 1
 
 
 @njit(cache=True, nogil=True)
-def unmake_null(st, undo):
+def unmake_null(st):
     ply = st[PLY] - 1
     st[PLY] = ply
     st[SIDE] = 1 - st[SIDE]
-    st[EP] = undo[ply, 2]
-    st[HALFMOVE] = undo[ply, 3]
+    st[EP] = st[UNDO + 4 * ply + 2]
+    st[HALFMOVE] = st[UNDO + 4 * ply + 3]
 
 
 @njit(cache=True, nogil=True)
-def is_repetition(st, keys):
+def is_repetition(bb, st):
     """The current position stood before since the last capture or pawn move (twice counts, as a search
     takes it: a position repeated once can be repeated again)."""
     ply = st[PLY]
-    key = keys[ply]
+    key = bb[KEYS + ply]
     stop = max(ply - st[HALFMOVE], 0)
     i = ply - 4
     while i >= stop:
-        if keys[i] == key:
+        if bb[KEYS + i] == key:
             return True
         i -= 2
     return False
