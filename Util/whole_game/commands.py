@@ -46,8 +46,6 @@ def _cmd_match(args) -> int:
             return 2
         result = run_suite(first, args.suite, args.time, progress=not args.quiet, verbose=args.verbose)
         print(f"{args.suite.name}: {first.name} {result.line(args.time)}")
-        if result.mates_checked_by:
-            print(f"mates checked by {result.mates_checked_by}")
         if result.failed:
             print("not solved: " + " ".join(result.failed))
         return 0
