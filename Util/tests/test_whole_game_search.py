@@ -119,3 +119,14 @@ def test_insufficient_material_and_fifty_moves_are_draws(searcher):
     searcher.new_game()
     info = searcher.search(chess.Board("8/8/4k3/8/8/4K3/8/R7 w - - 99 120"), Limits(depth=4))
     assert info.score_cp == 0
+
+
+def test_features_switch_off_by_name_and_an_unknown_name_is_refused():
+    searcher = Searcher(hash_mb=1)
+    board = chess.Board(KIWIPETE)
+    with_all = searcher.search(board, Limits(depth=5)).nodes
+    searcher.set_feature("late move reductions", False)
+    searcher.new_game()
+    assert searcher.search(board, Limits(depth=5)).nodes != with_all
+    with pytest.raises(ValueError, match="null move"):
+        searcher.set_feature("null moves", False)

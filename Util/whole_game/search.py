@@ -23,8 +23,8 @@ from .kernels.movegen import MAX_MOVES, generate
 from .kernels.ordering import score_moves
 from .kernels.position import KEYS, PLY, SIDE
 from .kernels.search import INFINITE, MATE, MATE_BOUND, search_root
-from .kernels.work import (HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV, PV_LENGTH, SCORES,
-                           SELDEPTH, STOP, work_size)
+from .kernels.work import (FEATURE_NAMES, FEATURES, HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV,
+                           PV_LENGTH, SCORES, SELDEPTH, STOP, work_size)
 from .position import Arrays, tables, to_arrays, to_move
 
 #: Never plan to use more than this share of the clock left on one move, nor think past this share of it.
@@ -100,7 +100,20 @@ class Searcher:
         self.tt = np.zeros(2 * entries, np.uint64)
         self.work = np.zeros(work_size(PARAMS_SIZE), np.int64)
         self.work[PARAMS:] = parameters(weights)
+        self.work[FEATURES:FEATURES + len(FEATURE_NAMES)] = 1
+        self.aspiration = True
         self.move_overhead = 0.05
+
+    def set_feature(self, name: str, on: bool) -> None:
+        """Switches a search feature (one of ``FEATURE_NAMES``, or "aspiration windows") on or off: off, it
+        shows what the feature is worth.  Raises ValueError naming the features for an unknown name."""
+        if name == "aspiration windows":
+            self.aspiration = on
+        elif name in FEATURE_NAMES:
+            self.work[FEATURES + FEATURE_NAMES.index(name)] = int(on)
+        else:
+            raise ValueError(f"unknown search feature {name!r}: one of {', '.join(FEATURE_NAMES)}, "
+                             "aspiration windows")
 
     def new_game(self) -> None:
         """Forgets the transposition table and the history (a new game or position)."""
@@ -150,7 +163,8 @@ class Searcher:
         try:
             for depth in range(1, max_depth + 1):
                 window = 30
-                alpha, beta = (score - window, score + window) if depth >= 4 else (-INFINITE, INFINITE)
+                alpha, beta = ((score - window, score + window) if depth >= 4 and self.aspiration
+                               else (-INFINITE, INFINITE))
                 while True:
                     found, move = search_root(a.bb, a.st, t, self.tt, ctx, root, root_nodes, len(root), alpha,
                                               beta, depth)

@@ -8,7 +8,7 @@ from numba import njit
 
 from .bitboards import KING, KNIGHT, PAWN_ATTACKS, bishop_attacks, bit, lsb, rook_attacks
 from .position import ALL_MEN, BOARD, EMPTY, EN_PASSANT
-from .work import GAINS, HISTORY, KILLERS, MOVES, SCORES
+from .work import CAPTURE_ORDERING, FEATURES, GAINS, HISTORY, KILLERS, MOVES, SCORES
 
 SEE_VALUES = np.array([100, 320, 330, 500, 950, 20000, 0], np.int64)
 TT_MOVE_SCORE = 1 << 30
@@ -97,7 +97,9 @@ def score_moves(bb, st, tables, work, ply, n, tt_move, side):
         to = (move >> 6) & 63
         victim = st[BOARD + to]
         promotion = (move >> 12) & 7
-        if victim != EMPTY or (move >> 15) & 3 == EN_PASSANT or promotion == 4:
+        if not work[FEATURES + CAPTURE_ORDERING]:
+            work[SCORES + i] = 0
+        elif victim != EMPTY or (move >> 15) & 3 == EN_PASSANT or promotion == 4:
             value = SEE_VALUES[victim % 6] if victim != EMPTY else (100 if promotion != 4 else 0)
             attacker = st[BOARD + (move & 63)] % 6
             order = 64 * (value // 10) - attacker + (8000 if promotion == 4 else 0)

@@ -22,7 +22,9 @@ from .movegen import generate
 from .ordering import SEE_VALUES, pick, score_moves, see
 from .position import (BOARD, EMPTY, HALFMOVE, KEYS, PLY, SIDE, UNDO, in_check, insufficient_material,
                        is_repetition, make_move, make_null, unmake_move, unmake_null)
-from .work import HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV, PV_LENGTH, SCORES, SELDEPTH, STOP
+from .work import (CHECK_EXTENSION, FEATURES, HISTORY, KILLERS, KILLERS_HISTORY, LATE_MOVE_PRUNING,
+                   LATE_MOVE_REDUCTIONS, MAX_PLY, MOVES, NODE_LIMIT, NODES, NULL_MOVE, PARAMS, PV, PV_LENGTH, PVS,
+                   QUIESCENCE, QUIESCENCE_PRUNING, REVERSE_FUTILITY, SCORES, SELDEPTH, STOP, TT_CUTS)
 
 MATE = 32000
 MATE_BOUND = MATE - 1000  # scores beyond are mates
@@ -89,7 +91,7 @@ def quiesce(bb, st, tables, work, alpha, beta, ply):
         work[SCORES + i] = 64 * (SEE_VALUES[victim % 6] if victim != EMPTY else 100) - st[BOARD + (move & 63)] % 6
     for i in range(base, base + n):
         move = pick(work, i, base + n)
-        if not check:
+        if not check and work[FEATURES + QUIESCENCE_PRUNING]:
             victim = st[BOARD + ((move >> 6) & 63)]
             gain = SEE_VALUES[victim % 6] if victim != EMPTY else 100
             if (move >> 12) & 7 == 0 and stand + gain + 200 <= alpha:
@@ -113,7 +115,8 @@ def quiesce(bb, st, tables, work, alpha, beta, ply):
 @njit(f"int64({ARRAYS}, int64, int64, int64, int64, int64)", cache=True, nogil=True)
 def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
     """The score of the position within (alpha, beta), searched ``depth`` plies deep (more in checks and
-    quiescence; ``null_ok`` 0 after a null move, else 1); the principal variation below ply ``ply`` is left in ``work[PV + ply * MAX_PLY:]``."""
+    quiescence; ``null_ok`` 0 after a null move, else 1); the principal variation below ply ``ply`` is left
+    in ``work[PV + ply * MAX_PLY:]``."""
     work[PV_LENGTH + ply] = ply
     # the flags passed down as variables: a constant argument would make numba type a second, literal
     # version of this kernel, which its cache cannot bring back
@@ -128,9 +131,12 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
         if alpha >= beta:
             return alpha
     check = in_check(bb, st, tables)
-    if check:
+    if check and work[FEATURES + CHECK_EXTENSION]:
         depth += 1
     if depth <= 0:
+        if not work[FEATURES + QUIESCENCE] and not check:
+            count_node(work, ply)
+            return evaluate(bb, st, tables, work, PARAMS)
         return quiesce(bb, st, tables, work, alpha, beta, ply)
     count_node(work, ply)
     if work[STOP]:
@@ -145,7 +151,7 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
         data = tt[index + 1]
         tt_move = np.int64(data & U(0x1FFFF))
         tt_depth = np.int64((data >> U(33)) & U(255)) - 1
-        if tt_depth >= depth and not pv_node and ply > 0:
+        if tt_depth >= depth and not pv_node and ply > 0 and work[FEATURES + TT_CUTS]:
             tt_score = np.int64((data >> U(17)) & U(0xFFFF)) - 32768
             if tt_score > MATE_BOUND:
                 tt_score -= ply
@@ -158,11 +164,12 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
     if not check and not pv_node:
         static = evaluate(bb, st, tables, work, PARAMS)
         # reverse futility: far enough above beta that a few plies will not bring it back
-        if depth <= 5 and static - 85 * depth >= beta and abs(beta) < MATE_BOUND:
+        if (depth <= 5 and static - 85 * depth >= beta and abs(beta) < MATE_BOUND
+                and work[FEATURES + REVERSE_FUTILITY]):
             return static
         # null move: passing still holds beta, so a real move will (not without pieces: zugzwang)
         pieces = bb[side * 6 + 1] | bb[side * 6 + 2] | bb[side * 6 + 3] | bb[side * 6 + 4]
-        if null_ok and depth >= 3 and static >= beta and pieces:
+        if null_ok and depth >= 3 and static >= beta and pieces and work[FEATURES + NULL_MOVE]:
             make_null(bb, st, tables)
             score = -negamax(bb, st, tables, tt, work, -beta, -beta + 1, depth - 4 - depth // 4, ply + 1, off)
             unmake_null(st)
@@ -185,14 +192,15 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
         gives_check = in_check(bb, st, tables)
         # late move pruning: at the last plies, quiet moves far down the list are not tried (unless checks)
         if (not pv_node and not check and quiet and not gives_check and depth <= 3 and i >= 4 + 4 * depth * depth
-                and best > -MATE_BOUND):
+                and best > -MATE_BOUND and work[FEATURES + LATE_MOVE_PRUNING]):
             unmake_move(bb, st, move)
             continue
-        if i == 0:
+        if i == 0 or not work[FEATURES + PVS]:
             score = -negamax(bb, st, tables, tt, work, -beta, -alpha, depth - 1, ply + 1, on)
         else:
             reduction = 0
-            if quiet and not check and not gives_check and depth >= 3 and i >= 3:
+            if (quiet and not check and not gives_check and depth >= 3 and i >= 3
+                    and work[FEATURES + LATE_MOVE_REDUCTIONS]):
                 reduction = LMR[min(depth, 31), min(i, 63)]
                 if pv_node:
                     reduction -= 1
@@ -219,7 +227,7 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
                     work[row + j] = work[below + j]
                 work[PV_LENGTH + ply] = max(end, ply + 1)
                 if score >= beta:
-                    if quiet:
+                    if quiet and work[FEATURES + KILLERS_HISTORY]:
                         if work[KILLERS + 2 * ply] != move:
                             work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
                             work[KILLERS + 2 * ply] = move
