@@ -98,4 +98,5 @@ def open_engine(spec: EngineSpec) -> chess.engine.SimpleEngine:
     options = {key: value for key, value in spec.options.items() if key in engine.options}
     if options:
         engine.configure(options)
+    engine.ping()  # ready (its start-up done) before a clock runs
     return engine

@@ -168,6 +168,7 @@ class UciEngine:
                                            "Move Overhead": 30}
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
+        self._infinite = False
         self._loaded = threading.Event()
         self._load_error: Optional[Exception] = None
         self._loader = threading.Thread(target=self._load, daemon=True)
@@ -178,10 +179,14 @@ class UciEngine:
             self._write(line)
 
     def _load(self) -> None:
-        """Import the search (its compiled kernels) while the GUI is still talking."""
+        """Load the search's compiled kernels while the GUI is still talking: a one-ply search loads every
+        one of them (or compiles it, where numba's cache does not have it yet), so that the first move of a
+        game is not charged for it."""
         try:
             if self._player_factory is None:
-                from . import search  # noqa: F401  (loads the kernels)
+                from .search import Limits, Searcher
+
+                Searcher(hash_mb=1).search(chess.Board(), Limits(depth=1))
         except Exception as error:  # reported once a search is asked for
             self._load_error = error
         finally:
@@ -241,9 +246,9 @@ class UciEngine:
         except ValueError as error:
             self.say(f"info string {error}")
             return
+        self._finish_search()  # a search under way ends with the options it began with
         self.options[name] = value
         if name != "Move Overhead":
-            self._finish_search()
             self._close_player()  # opened again, with the new option, at the next go
 
     def cmd_position(self, words: List[str]) -> None:
@@ -262,8 +267,10 @@ class UciEngine:
 
     def cmd_go(self, words: List[str]) -> None:
         if self._thread is not None and self._thread.is_alive():
-            self.say("info string already searching; send stop first")
-            return
+            if self._infinite:
+                self.say("info string already searching (go infinite); send stop first")
+                return
+            self._thread.join()  # as Stockfish does: the search under way finishes first
         try:
             numbers, infinite = parse_go(words)
         except ValueError as error:
@@ -274,6 +281,8 @@ class UciEngine:
                 self.say(line)
             return
         self._stop.clear()
+        self._infinite = infinite
+        self.player()  # opened here, before the next command can change the options
         self._thread = threading.Thread(target=self._search, args=(self.board.copy(), numbers, infinite), daemon=True)
         self._thread.start()
 
