@@ -71,10 +71,16 @@ def time_budget(limits: Limits, turn: chess.Color, overhead: float) -> Tuple[Opt
     if clock is None:
         return hard, hard
     increment = (limits.winc if turn == chess.WHITE else limits.binc) or 0.0
-    usable = max(clock - overhead, 0.005)
     to_go = min(max(limits.movestogo or DEFAULT_MOVES_TO_GO, 1), 50)
-    soft = min(usable / to_go + 0.75 * increment, SOFT_SHARE * usable if to_go > 1 else 0.7 * usable)
-    cap = min(4 * soft, HARD_SHARE * usable if to_go > 1 else 0.8 * usable)
+    least = 0.002
+    if to_go == 1:
+        soft = cap = max(0.7 * clock - overhead, least)
+    else:
+        # what the next moves may spend in all, each move's overhead (the time a move takes to reach the
+        # board, and ours around the search) paid first: the clock cannot drain on increments alone
+        pool = clock + increment * (to_go - 1) - overhead * to_go
+        soft = max(min(pool / to_go, SOFT_SHARE * clock - overhead), least)
+        cap = max(min(4 * soft, HARD_SHARE * clock - overhead), least)
     hard = cap if hard is None else min(hard, cap)
     return soft, hard
 
