@@ -69,8 +69,9 @@ class MatchResult:
         """``+W =D -L, score 62.5 %, Elo +88 ± 70 (95 %: +18..+162), LOS 99.3 %`` (one line, for people)."""
         points = self.wins + self.draws / 2
         margin = (self.elo_high - self.elo_low) / 2
+        plus_minus = f" ± {margin:.0f}" if math.isfinite(margin) else ""  # no ± for an interval without end
         return (f"+{self.wins} ={self.draws} -{self.losses}, score {points:g}/{self.games} "
-                f"({100 * self.score:.1f} %), Elo {_signed(self.elo)} ± {_plain(margin)} "
+                f"({100 * self.score:.1f} %), Elo {_signed(self.elo)}{plus_minus} "
                 f"(95 %: {_signed(self.elo_low)}..{_signed(self.elo_high)}), LOS {100 * self.los:.1f} %")
 
 
@@ -93,6 +94,3 @@ def match_result(wins: int, draws: int, losses: int) -> MatchResult:
 def _signed(elo: float) -> str:
     return "+inf" if elo == math.inf else "-inf" if elo == -math.inf else f"{elo:+.0f}"
 
-
-def _plain(elo: float) -> str:
-    return "inf" if math.isinf(elo) or math.isnan(elo) else f"{elo:.0f}"
