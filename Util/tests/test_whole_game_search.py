@@ -41,7 +41,7 @@ def test_mates_in_one_and_two_are_found(searcher, n, every):
         assert board.is_checkmate(), (fen, info.pv)
 
 
-@pytest.mark.parametrize("limits", [Limits(depth=1), Limits(nodes=1), Limits(movetime=0.001),
+@pytest.mark.parametrize("limits", [Limits(depth=1), Limits(depth=0), Limits(nodes=0), Limits(movetime=0.001),
                                     Limits(wtime=0.02, btime=0.02), Limits(depth=3, nodes=50)])
 def test_a_legal_move_under_tiny_limits(searcher, limits):
     for fen in (chess.STARTING_FEN, KIWIPETE, "8/8/8/8/8/5k2/7q/7K w - - 0 1"):  # the last: one legal move

@@ -34,7 +34,8 @@ DEFAULT_MOVES_TO_GO = 30
 
 @dataclass(frozen=True)
 class Limits:
-    """What bounds a search; times in seconds, None where not given (no bound at all: depth 64)."""
+    """What bounds a search; times in seconds, None where not given (no bound at all: depth 88); a depth
+    or node limit below 1 counts as 1."""
     depth: Optional[int] = None
     nodes: Optional[int] = None
     movetime: Optional[float] = None
@@ -157,12 +158,12 @@ class Searcher:
         soft, hard = time_budget(limits, board.turn, self.move_overhead)
         ctx = self.work
         ctx[:KILLERS] = 0
-        ctx[NODE_LIMIT] = max(limits.nodes, 1) if limits.nodes else 0
+        ctx[NODE_LIMIT] = 0 if limits.nodes is None else max(limits.nodes, 1)
         done = threading.Event()
         watcher = threading.Thread(target=self.watch, args=(ctx, started, hard, stop, done), daemon=True)
         watcher.start()
         root_nodes = np.zeros(len(root), np.int64)
-        max_depth = min(limits.depth or MAX_PLY - 8, MAX_PLY - 8)
+        max_depth = MAX_PLY - 8 if limits.depth is None else max(1, min(limits.depth, MAX_PLY - 8))
         best = SearchInfo(0, 0, 0, None, 0, 0.0, [to_move(int(root[0]))])
         score = 0
         t = tables()

@@ -159,4 +159,3 @@ def generate(bb, st, tables, moves, base, quiets):
             moves[n] = encode(home + 4, home + 2, 0, CASTLING)
             n += 1
     return n - base
-
