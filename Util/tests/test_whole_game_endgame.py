@@ -88,3 +88,22 @@ def test_converts_against_stockfish_in_the_depth_to_mate(krk, tablebase, python_
             plies += 1
     assert board.is_checkmate() and board.turn == chess.BLACK
     assert plies == dtm - shortened
+
+
+def test_uci_reports_the_tables_mate(krk, python_gaviota):
+    """Over UCI with TablebasePath set: ``score mate N`` as Gaviota gives it, and the table's move."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    fen = "8/8/8/3k4/8/8/8/R3K3 b - - 0 1"
+    commands = f"uci\nsetoption name TablebasePath value {krk}\nisready\nposition fen {fen}\ngo movetime 500\nquit\n"
+    run = subprocess.run([sys.executable, "-m", "Util", "uci"], input=commands, capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], timeout=120)
+    lines = run.stdout.splitlines()
+    dtm = python_gaviota.probe_dtm(chess.Board(fen))
+    assert any(f" score mate {mate_in_moves(dtm)} " in line for line in lines if line.startswith("info depth"))
+    assert any(line.startswith("info string tablebase move") for line in lines)
+    board = chess.Board(fen)
+    board.push_uci(lines[-1].split()[1])
+    assert python_gaviota.probe_dtm(board) == -dtm - 1  # the longest defence
