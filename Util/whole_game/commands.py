@@ -63,7 +63,8 @@ def _cmd_match(args) -> int:
               file=sys.stderr)
     stamp = datetime.datetime.now().strftime("%Y%m%d_%H%M%S")
     pgn = args.pgn or Path("Tests") / f"match_{stamp}_{_slug(first.name)}_vs_{_slug(second.name)}.pgn"
-    result = play_match(first, second, openings, control, pgn, progress=not args.quiet)
+    result = play_match(first, second, openings, control, pgn, progress=not args.quiet,
+                        move_overhead_ms=args.move_overhead)
     print(f"{first.name} vs {second.name} at {control}, {result.games} games: {result.line()}")
     print(f"games saved to {pgn}")
     return 0
@@ -116,6 +117,9 @@ def add_game_commands(sub) -> None:
     p.add_argument("--start", type=int, default=0, metavar="N", help="first opening of the file (from 0)")
     p.add_argument("--pgn", type=Path, default=None, metavar="FILE",
                    help="where the games go (appended; default Tests/match_DATE_FIRST_vs_SECOND.pgn)")
+    p.add_argument("--move-overhead", type=int, default=100, metavar="MS",
+                   help="the Move Overhead option of every engine that has one (default 100 ms: the time a move "
+                        "spends in pipes and in this process, which the clock charges to the engine)")
     p.add_argument("--book", action="store_true", help="our engine uses its opening book (default: off, the "
                                                        "openings come from the file)")
     p.add_argument("--suite", type=Path, default=None, metavar="FILE",

@@ -166,15 +166,16 @@ def _clock(seconds: float) -> str:
 
 
 def play_match(first: EngineSpec, second: EngineSpec, openings: Iterable[str], control: TimeControl,
-               pgn_path: Optional[Path] = None, progress: bool = True) -> MatchResult:
+               pgn_path: Optional[Path] = None, progress: bool = True,
+               move_overhead_ms: Optional[int] = None) -> MatchResult:
     """Each opening twice, colours swapped, ``first`` against ``second``; the result from ``first``'s side.
     Games are appended to ``pgn_path`` as they end.  The engines are started once and told of each new
-    game."""
+    game; ``move_overhead_ms`` is given to each that has a ``Move Overhead`` option."""
     from tqdm.auto import tqdm
 
     openings = list(openings)
     counts = {"win": 0, "draw": 0, "loss": 0}
-    engines = [open_engine(first), open_engine(second)]
+    engines = [open_engine(first, move_overhead_ms), open_engine(second, move_overhead_ms)]
     try:
         bar = tqdm(total=2 * len(openings), desc=f"{first.name} vs {second.name}", unit="game", disable=not progress)
         for number, fen in enumerate(openings):

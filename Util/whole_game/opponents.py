@@ -17,7 +17,7 @@ import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import chess.engine
 
@@ -90,12 +90,16 @@ def engine_spec(text: str, *, own_book: bool = False) -> EngineSpec:
                      f"or a command as uci:COMMAND or xboard:COMMAND")
 
 
-def open_engine(spec: EngineSpec) -> chess.engine.SimpleEngine:
+def open_engine(spec: EngineSpec, move_overhead_ms: Optional[int] = None) -> chess.engine.SimpleEngine:
     """Start the engine and set those of its options that it has (others are left out silently: not every
-    engine has OwnBook or Threads)."""
+    engine has OwnBook or Threads); ``move_overhead_ms`` sets ``Move Overhead`` where the engine has it
+    (the time a move spends in pipes and in the match's own process, which the clock charges to it)."""
     opener = chess.engine.SimpleEngine.popen_uci if spec.protocol == "uci" else chess.engine.SimpleEngine.popen_xboard
     engine = opener(spec.command, stderr=subprocess.DEVNULL)  # their warnings would break the progress bar
-    options = {key: value for key, value in spec.options.items() if key in engine.options}
+    wanted = dict(spec.options)
+    if move_overhead_ms is not None:
+        wanted["Move Overhead"] = move_overhead_ms
+    options = {key: value for key, value in wanted.items() if key in engine.options}
     if options:
         engine.configure(options)
     engine.ping()  # ready (its start-up done) before a clock runs
