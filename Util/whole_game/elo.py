@@ -92,5 +92,5 @@ def match_result(wins: int, draws: int, losses: int) -> MatchResult:
 
 
 def _signed(elo: float) -> str:
-    return "+inf" if elo == math.inf else "-inf" if elo == -math.inf else f"{elo:+.0f}"
+    return "+inf" if elo == math.inf else "-inf" if elo == -math.inf else f"{round(elo) + 0:+d}"
 

@@ -175,8 +175,9 @@ def play_match(first: EngineSpec, second: EngineSpec, openings: Iterable[str], c
 
     openings = list(openings)
     counts = {"win": 0, "draw": 0, "loss": 0}
-    engines = [open_engine(first, move_overhead_ms), open_engine(second, move_overhead_ms)]
+    engines = [open_engine(first, move_overhead_ms)]
     try:
+        engines.append(open_engine(second, move_overhead_ms))
         bar = tqdm(total=2 * len(openings), desc=f"{first.name} vs {second.name}", unit="game", disable=not progress)
         for number, fen in enumerate(openings):
             for swap in (False, True):

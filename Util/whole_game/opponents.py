@@ -95,7 +95,10 @@ def open_engine(spec: EngineSpec, move_overhead_ms: Optional[int] = None) -> che
     engine has OwnBook or Threads); ``move_overhead_ms`` sets ``Move Overhead`` where the engine has it
     (the time a move spends in pipes and in the match's own process, which the clock charges to it)."""
     opener = chess.engine.SimpleEngine.popen_uci if spec.protocol == "uci" else chess.engine.SimpleEngine.popen_xboard
-    engine = opener(spec.command, stderr=subprocess.DEVNULL)  # their warnings would break the progress bar
+    try:
+        engine = opener(spec.command, stderr=subprocess.DEVNULL)  # their warnings would break the progress bar
+    except chess.engine.EngineError as error:  # e.g. an xboard engine without the setboard feature
+        raise ValueError(f"{spec.name} ({' '.join(spec.command)}) cannot be driven by python-chess: {error}") from None
     wanted = dict(spec.options)
     if move_overhead_ms is not None:
         wanted["Move Overhead"] = move_overhead_ms
