@@ -1,4 +1,5 @@
-"""Command line: ``python -m Util calculate | probe | stats | bench | verify | convert | notebooks | serve``.
+"""Command line: ``python -m Util calculate | probe | stats | bench | verify | convert | notebooks | serve``, and the
+whole game's ``uci | play | match`` (Util/whole_game/commands.py).
 
 This is a public interface that scripts call: keep the output formats.
 """
@@ -15,6 +16,8 @@ import chess
 
 from .board_int import BoardIntError
 from .material import Material
+from .whole_game.commands import add_game_commands
+from .whole_game.game_bench import add_bench_options
 
 EPILOG = ("Tables are read from and written to S_n_Results/ by default; --results DIR (or the variable "
           "CHESSAI_RESULTS) names another folder.")
@@ -251,6 +254,9 @@ def _cmd_bench(args) -> int:
         print(f"bench: --results {args.results} is not a folder; give the folder of computed tables "
               f"(python -m Util calculate --all --max-pieces 5 fills S_n_Results)", file=sys.stderr)
         return 2
+    if args.perft or args.search:
+        from .whole_game.game_bench import run_game_bench
+        return run_game_bench(args)
     if args.probe:
         from .probe_bench import run_probe_bench
         from .validation import reference_folder
@@ -449,6 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--count", type=int, default=2000, help="with --probe: random positions probed (default 2000)")
     p.add_argument("--gaviota", type=Path, help="with --probe: folder of Gaviota's *.gtb.cp4 files (default "
                                                 "$GAVIOTA_PATH or ../shared/tablebases/gaviota)")
+    add_bench_options(p)
     p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("verify", help="check every position of tables against Gaviota DTM",
@@ -495,6 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-connections", type=int, default=500,  # server.MAX_CONNECTIONS
                    help="open connections each process takes (default 500); one more is answered 503 and closed")
     p.set_defaults(run=_cmd_serve)
+    add_game_commands(sub)
     return parser
 
 

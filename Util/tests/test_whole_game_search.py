@@ -1,0 +1,132 @@
+"""The whole-game search behind its contract: mates found (the shared suites' mates in 1 and 2), a legal
+move under any limit, the stop event and the clock obeyed, draws by repetition scored as draws."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import chess
+import pytest
+
+from Util.whole_game.perft_check import suites_folder
+from Util.whole_game.search import Limits, Searcher, SearchInfo, time_budget
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+@pytest.fixture(scope="module")
+def searcher() -> Searcher:
+    return Searcher(hash_mb=16)
+
+
+def mates(n: int):
+    path = suites_folder() / f"mate{n}.fen"
+    if not path.exists():
+        pytest.skip(f"no {path.name} in {path.parent} (set SUITES_PATH to the shared suites folder)")
+    return [line.strip() for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("n, every", [(1, 1), (2, 4)])
+def test_mates_in_one_and_two_are_found(searcher, n, every):
+    """Every mate in 1 and every fourth mate in 2 of the shared files (all of them take minutes on a busy
+    machine): the score says mate in n and the moves of the principal variation mate."""
+    for fen in mates(n)[::every]:
+        searcher.new_game()
+        board = chess.Board(fen)
+        info = searcher.search(board, Limits(movetime=5.0))
+        assert info.score_mate == n, (fen, info)
+        for move in info.pv[:2 * n - 1]:
+            board.push(move)
+        assert board.is_checkmate(), (fen, info.pv)
+
+
+@pytest.mark.parametrize("limits", [Limits(depth=1), Limits(depth=0), Limits(nodes=0), Limits(movetime=0.001),
+                                    Limits(wtime=0.02, btime=0.02), Limits(depth=3, nodes=50)])
+def test_a_legal_move_under_tiny_limits(searcher, limits):
+    for fen in (chess.STARTING_FEN, KIWIPETE, "8/8/8/8/8/5k2/7q/7K w - - 0 1"):  # the last: one legal move
+        board = chess.Board(fen)
+        info = searcher.search(board, limits)
+        assert info.pv and info.pv[0] in board.legal_moves
+
+
+def test_infos_come_depth_by_depth_with_legal_principal_variations(searcher):
+    infos = []
+    board = chess.Board(KIWIPETE)
+    final = searcher.search(board, Limits(depth=5), on_info=infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5] and final.depth == 5
+    assert all(isinstance(i, SearchInfo) and i.nodes > 0 and i.score_cp is not None for i in infos)
+    for info in infos:
+        copy = board.copy()
+        for move in info.pv:
+            assert move in copy.legal_moves
+            copy.push(move)
+
+
+def test_the_stop_event_ends_an_infinite_search(searcher):
+    stop = threading.Event()
+    found = []
+    thread = threading.Thread(target=lambda: found.append(
+        searcher.search(chess.Board(KIWIPETE), Limits(infinite=True), stop=stop)))
+    thread.start()
+    time.sleep(0.3)
+    assert thread.is_alive(), "an infinite search ended by itself"
+    stop.set()
+    thread.join(timeout=2.0)
+    assert not thread.is_alive(), "the search did not stop"
+    assert found[0].pv[0] in chess.Board(KIWIPETE).legal_moves
+
+
+def test_the_clock_is_kept(searcher):
+    """A second on the clock: the move comes well within it; movetime is obeyed."""
+    start = time.perf_counter()
+    searcher.search(chess.Board(KIWIPETE), Limits(wtime=1.0, btime=1.0))
+    assert time.perf_counter() - start < 0.6
+    start = time.perf_counter()
+    searcher.search(chess.Board(KIWIPETE), Limits(movetime=0.3))
+    assert time.perf_counter() - start < 0.6
+    soft, hard = time_budget(Limits(wtime=60.0, winc=1.0), chess.WHITE, 0.05)
+    assert 0 < soft <= hard < 30
+
+
+def test_a_threefold_repetition_is_scored_as_a_draw(searcher):
+    """Black, a queen down, can repeat the position a third time with Nc6: a draw, which it takes."""
+    board = chess.Board("1n2k3/8/8/8/8/8/8/3QK3 b - - 0 1")
+    for _ in range(2):
+        for uci in ("b8c6", "d1d2", "c6b8", "d2d1"):
+            board.push_uci(uci)
+    searcher.new_game()
+    info = searcher.search(board, Limits(depth=6))
+    assert info.pv[0] == chess.Move.from_uci("b8c6") and info.score_cp == 0
+    # without the history, the same position is lost
+    searcher.new_game()
+    assert searcher.search(chess.Board(board.fen()), Limits(depth=6)).score_cp < -500
+    board.push(info.pv[0])
+    assert board.can_claim_threefold_repetition()
+
+
+def test_no_legal_move_raises(searcher):
+    with pytest.raises(ValueError, match="checkmate"):
+        searcher.search(chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), Limits(depth=2))
+    with pytest.raises(ValueError, match="stalemate"):
+        searcher.search(chess.Board("7k/8/6QK/8/8/8/8/8 b - - 0 1"), Limits(depth=2))
+
+
+def test_insufficient_material_and_fifty_moves_are_draws(searcher):
+    searcher.new_game()
+    assert searcher.search(chess.Board("8/8/4k3/8/8/3NK3/8/8 w - - 0 1"), Limits(depth=4)).score_cp == 0
+    # a rook up, but the clock says 99: any move not a capture or pawn move ends the game drawn
+    searcher.new_game()
+    info = searcher.search(chess.Board("8/8/4k3/8/8/4K3/8/R7 w - - 99 120"), Limits(depth=4))
+    assert info.score_cp == 0
+
+
+def test_features_switch_off_by_name_and_an_unknown_name_is_refused():
+    searcher = Searcher(hash_mb=1)
+    board = chess.Board(KIWIPETE)
+    with_all = searcher.search(board, Limits(depth=5)).nodes
+    searcher.set_feature("late move reductions", False)
+    searcher.new_game()
+    assert searcher.search(board, Limits(depth=5)).nodes != with_all
+    with pytest.raises(ValueError, match="null move"):
+        searcher.set_feature("null moves", False)

@@ -1,0 +1,172 @@
+"""``python -m Util uci`` spoken to as a GUI would, over a pipe, and a game through python-chess's
+chess.engine against Stockfish on a real clock."""
+
+from __future__ import annotations
+
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+
+from Util.whole_game.match import TimeControl, play_game
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = [sys.executable, "-m", "Util", "uci"]
+STOCKFISH = shutil.which("stockfish", path="/usr/games:/usr/bin")
+
+
+class Pipe:
+    """The engine as a subprocess: ``send`` a line, ``until`` a line that starts so (lines before it
+    returned too), with a time limit."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(ENGINE, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.lines: "queue.Queue[str]" = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def until(self, prefix: str, seconds: float = 60.0) -> list:
+        seen, deadline = [], time.monotonic() + seconds
+        while True:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            if line is None:
+                raise AssertionError(f"the engine ended before '{prefix}': {seen}, stderr "
+                                     f"{self.process.stderr.read()}")
+            seen.append(line)
+            if line.startswith(prefix):
+                return seen
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.send("quit")
+            self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def pipe():
+    engine = Pipe()
+    yield engine
+    engine.close()
+
+
+def python_chess_divide(board: chess.Board, depth: int) -> dict:
+    """Leaves below each root move by python-chess's own move generation."""
+    def count(depth: int) -> int:
+        if depth == 0:
+            return 1
+        total = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            total += count(depth - 1)
+            board.pop()
+        return total
+
+    divided = {}
+    for move in list(board.legal_moves):
+        board.push(move)
+        divided[move.uci()] = count(depth - 1)
+        board.pop()
+    return divided
+
+
+def test_a_full_conversation(pipe):
+    lines = pipe.until("uciok", 10) if pipe.send("uci") is None else None
+    assert lines[0].startswith("id name")
+    for option in ("Hash", "OwnBook", "BookFile", "TablebasePath", "Move Overhead"):
+        assert any(line.startswith(f"option name {option} type") for line in lines), option
+    pipe.send("isready")
+    pipe.until("readyok", 60)
+    pipe.send("ucinewgame")
+    pipe.send("setoption name OwnBook value false")
+    pipe.send("position startpos moves e2e4")
+    pipe.send("go depth 3")
+    lines = pipe.until("bestmove", 120)
+    board = chess.Board()
+    board.push_san("e4")
+    assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
+    infos = [line for line in lines if line.startswith("info depth")]
+    assert infos and all(" score " in line and " nodes " in line and " pv " in line for line in infos)
+
+    pipe.send("position startpos")
+    pipe.send("go perft 3")
+    lines = pipe.until("Nodes searched", 120)
+    assert lines[-1] == "Nodes searched: 8902"
+    counted = dict(line.split(": ") for line in lines[:-2])
+    expected = python_chess_divide(chess.Board(), 3)
+    assert {move: int(n) for move, n in counted.items()} == expected
+    assert lines[-2] == ""
+
+
+def test_perft_after_moves_and_from_a_fen(pipe):
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"  # Kiwipete
+    pipe.send(f"position fen {fen} moves e1g1 h3g2")
+    pipe.send("go perft 2")
+    lines = pipe.until("Nodes searched", 120)
+    board = chess.Board(fen)
+    board.push_uci("e1g1")
+    board.push_uci("h3g2")
+    expected = python_chess_divide(board, 2)
+    assert {move: int(n) for move, n in (line.split(": ") for line in lines[:-2])} == expected
+    assert lines[-1] == f"Nodes searched: {sum(expected.values())}"
+
+
+def test_bad_input_is_answered_and_forgotten(pipe):
+    for line in ("hello", "position startpos moves e2e4 e7e4", "position fen not/a/fen w", "go depth x",
+                 "setoption name Nonsense value 1", "setoption name Hash value lots", "position"):
+        pipe.send(line)
+        assert pipe.until("info string", 10)[-1].startswith("info string")
+    pipe.send("isready")
+    pipe.until("readyok", 60)
+    pipe.send("d")
+    lines = pipe.until("Fen:", 10)
+    assert lines[-1] == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"  # kept up to e7e4
+
+
+def test_stop_ends_an_infinite_search(pipe):
+    pipe.send("setoption name OwnBook value false")
+    pipe.send("position startpos")
+    pipe.send("go infinite")
+    time.sleep(1.0)
+    pipe.send("isready")
+    pipe.until("readyok", 10)  # answered while searching
+    pipe.send("stop")
+    move = pipe.until("bestmove", 10)[-1].split()[1]
+    assert chess.Move.from_uci(move) in chess.Board().legal_moves
+
+
+def test_a_finished_game_has_no_move(pipe):
+    pipe.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")  # fool's mate
+    pipe.send("go movetime 100")
+    assert pipe.until("bestmove", 30)[-1] == "bestmove (none)"
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish not installed (apt-get install stockfish)")
+def test_a_short_game_against_stockfish_on_a_real_clock():
+    """30 plies at 6+0.1 from the start (our book on), Stockfish at UCI_Elo 1350: every move of ours is
+    legal (python-chess checks) and our clock never runs out."""
+    control = TimeControl(6.0, 0.1)
+    with chess.engine.SimpleEngine.popen_uci(ENGINE, cwd=ROOT) as ours, \
+            chess.engine.SimpleEngine.popen_uci(STOCKFISH) as fish:
+        fish.configure({"UCI_LimitStrength": True, "UCI_Elo": 1350, "Threads": 1})
+        game = play_game({chess.WHITE: ours, chess.BLACK: fish}, {chess.WHITE: "ours", chess.BLACK: "Stockfish"},
+                         chess.STARTING_FEN, control, max_plies=30)
+    termination = game.headers["Termination"]
+    assert "time forfeit" not in termination and "infraction" not in termination, termination
+    moves = list(game.mainline_moves())
+    assert len(moves) >= 10 or game.headers["Result"] == "1-0"

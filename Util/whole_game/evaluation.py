@@ -1,0 +1,119 @@
+"""The evaluation's weights as one named value (:class:`Weights`, :data:`DEFAULT_WEIGHTS`), turned into the
+kernels' parameter array by :func:`parameters`, and :func:`evaluate` for a python-chess board.
+
+The factors are the seed's (material, attacked pieces, piece positions own and opponent's, king-zone safety
+own and opponent's, mobility) plus pawn structure, as multiples of the base values (1.0 = as tuned).  The
+base values (centipawns, middlegame / endgame) are this project's own: piece values, piece-square tables
+built from a few rules (advance the pawns, centralise the minor pieces and the king in the endgame, keep
+the king in its corner in the middlegame, rooks on the seventh), mobility per square, and the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, Tuple
+
+import chess
+import numpy as np
+
+from .kernels import evaluation as k
+from .kernels.evaluation import evaluate as evaluate_kernel
+from .position import tables, to_arrays
+
+
+def centrality(square: int) -> float:
+    """0 in a corner to 6 on the four centre squares."""
+    file, rank = square & 7, square >> 3
+    return 7.0 - abs(file - 3.5) - abs(rank - 3.5)
+
+
+def piece_square_tables() -> Tuple[np.ndarray, np.ndarray]:
+    """(middlegame, endgame) tables, 6 piece types x 64 squares from white's side, in centipawns."""
+    mg = np.zeros((6, 64), np.int32)
+    eg = np.zeros((6, 64), np.int32)
+    for square in range(64):
+        file, rank = square & 7, square >> 3
+        c = centrality(square)
+        centre_file = 3.5 - abs(file - 3.5)  # 0.5 at the edge, 3.5 in the centre
+        if 1 <= rank <= 6:
+            mg[0, square] = 4 * (rank - 1) + (6 * (rank - 1) if 2 <= file <= 5 and rank <= 4 else 0) \
+                - (12 if file in (3, 4) and rank == 1 else 0)
+            eg[0, square] = 9 * (rank - 1)
+        mg[1, square] = 7 * c - 24 - (10 if rank == 0 else 0)
+        eg[1, square] = 5 * c - 18
+        mg[2, square] = 3 * c - 8 + (8 if file == rank or file + rank == 7 else 0) - (8 if rank == 0 else 0)
+        eg[2, square] = 3 * c - 10
+        mg[3, square] = 2 * centre_file + (18 if rank == 6 else 0) - (8 if rank == 0 and file in (0, 7) else 0)
+        eg[3, square] = 6 if rank == 6 else 0
+        mg[4, square] = 2 * c - 8 - (6 if rank == 0 else 0)
+        eg[4, square] = 4 * c - 12
+        shelter = {0: 20, 1: 28, 2: 8, 3: -6, 4: 0, 5: -6, 6: 30, 7: 18}[file]
+        mg[5, square] = shelter if rank == 0 else (shelter // 2 - 14 if rank == 1 else -34 - 10 * rank)
+        eg[5, square] = 9 * c - 30
+    return mg, eg
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's weights: factors multiplying each named term (1.0 as tuned, 0 leaves the term out),
+    then the base values in centipawns as (middlegame, endgame) where they differ."""
+    material: float = 1.0
+    attacked_pieces: float = 1.0
+    positions_own: float = 1.0
+    positions_opponent: float = 1.0
+    king_safety_own: float = 1.0
+    king_safety_opponent: float = 1.0
+    mobility: float = 1.0
+    pawn_structure: float = 1.0
+    piece_values: Tuple[Tuple[int, int], ...] = ((88, 115), (325, 300), (345, 320), (480, 540), (1000, 1010),
+                                                 (0, 0))
+    mobility_per_square: Tuple[Tuple[int, int], ...] = ((0, 0), (4, 4), (5, 5), (3, 5), (2, 3), (0, 0))
+    king_attack: Tuple[int, ...] = (0, 3, 3, 4, 6, 0)
+    shelter_pawn: int = 9
+    doubled: Tuple[int, int] = (-10, -22)
+    isolated: Tuple[int, int] = (-12, -14)
+    passed: Tuple[Tuple[int, int], ...] = ((0, 0), (4, 10), (6, 16), (12, 32), (24, 56), (44, 96), (70, 140),
+                                           (0, 0))
+    bishop_pair: Tuple[int, int] = (28, 50)
+    hanging: Tuple[int, ...] = (8, 24, 24, 32, 40, 0)
+    pawn_threat: Tuple[int, int] = (36, 28)
+    tempo: int = 12
+    tables: Dict[str, np.ndarray] = field(default=None, compare=False, hash=False)
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def parameters(weights: Weights = DEFAULT_WEIGHTS) -> np.ndarray:
+    """The kernels' int64 parameter array of ``weights`` (factors as percent)."""
+    p = np.zeros(k.PARAMS_SIZE, np.int64)
+    for kind, (mg, eg) in enumerate(weights.piece_values):
+        p[k.VALUE_MG + kind], p[k.VALUE_EG + kind] = mg, eg
+    mg_tables, eg_tables = piece_square_tables()
+    if weights.tables:
+        mg_tables, eg_tables = weights.tables["mg"], weights.tables["eg"]
+    p[k.PST_MG:k.PST_MG + 384] = np.asarray(mg_tables).ravel()
+    p[k.PST_EG:k.PST_EG + 384] = np.asarray(eg_tables).ravel()
+    for kind, (mg, eg) in enumerate(weights.mobility_per_square):
+        p[k.MOBILITY_MG + kind], p[k.MOBILITY_EG + kind] = mg, eg
+    p[k.KING_ATTACK:k.KING_ATTACK + 6] = weights.king_attack
+    p[k.SHIELD] = weights.shelter_pawn
+    p[k.DOUBLED:k.DOUBLED + 2] = weights.doubled
+    p[k.ISOLATED:k.ISOLATED + 2] = weights.isolated
+    for rank, (mg, eg) in enumerate(weights.passed):
+        p[k.PASSED_MG + rank], p[k.PASSED_EG + rank] = mg, eg
+    p[k.BISHOP_PAIR:k.BISHOP_PAIR + 2] = weights.bishop_pair
+    p[k.HANGING:k.HANGING + 6] = weights.hanging
+    p[k.PAWN_THREAT:k.PAWN_THREAT + 2] = weights.pawn_threat
+    p[k.TEMPO] = weights.tempo
+    factors = (weights.material, weights.attacked_pieces, weights.positions_own, weights.positions_opponent,
+               weights.king_safety_own, weights.king_safety_opponent, weights.mobility, weights.pawn_structure)
+    p[k.FACTORS:k.FACTORS + 8] = [round(100 * f) for f in factors]
+    return p
+
+
+def evaluate(board: chess.Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
+    """The static evaluation of ``board`` in centipawns for the side to move (no search: a position with
+    a capture pending is taken as it stands)."""
+    a = to_arrays(board, history=False)
+    return int(evaluate_kernel(a.bb, a.st, tables(), parameters(weights), 0))

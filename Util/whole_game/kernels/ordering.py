@@ -1,0 +1,131 @@
+"""Move ordering and the static exchange evaluation (SEE): captures by the value they win, then killers and
+the history of quiet moves that cut off before."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bitboards import KING, KNIGHT, PAWN_ATTACKS, bishop_attacks, bit, lsb, rook_attacks
+from .position import ALL_MEN, BOARD, EMPTY, EN_PASSANT
+from .work import CAPTURE_ORDERING, FEATURES, GAINS, HISTORY, KILLERS, MOVES, SCORES
+
+SEE_VALUES = np.array([100, 320, 330, 500, 950, 20000, 0], np.int64)
+TT_MOVE_SCORE = 1 << 30
+GOOD_CAPTURE = 1 << 28
+KILLER_1, KILLER_2 = (1 << 27), (1 << 27) - 1
+BAD_CAPTURE = -(1 << 28)
+
+
+@njit(cache=True, nogil=True)
+def see(bb, st, tables, work, move):
+    """The material the move wins when both sides capture on its square while they gain (centipawns)."""
+    frm, to = move & 63, (move >> 6) & 63
+    promotion = (move >> 12) & 7
+    occupied = bb[ALL_MEN]
+    target = st[BOARD + to]
+    if (move >> 15) & 3 == EN_PASSANT:
+        work[GAINS + 0] = SEE_VALUES[0]
+        occupied ^= bit(to - 8 if st[BOARD + frm] < 6 else to + 8)
+    else:
+        work[GAINS + 0] = SEE_VALUES[target % 6] if target != EMPTY else 0
+    mover = st[BOARD + frm] % 6
+    if promotion:
+        work[GAINS + 0] += SEE_VALUES[promotion] - SEE_VALUES[0]
+        mover = promotion
+    side = 1 - st[BOARD + frm] // 6
+    occupied ^= bit(frm)
+    bishops = bb[2] | bb[8] | bb[4] | bb[10]
+    rooks = bb[3] | bb[9] | bb[4] | bb[10]
+    depth = 0
+    while True:
+        o = side * 6
+        # the least valuable man of ``side`` attacking ``to`` through the pieces gone so far
+        found = -1
+        for kind in range(6):
+            if kind == 0:
+                men = tables[PAWN_ATTACKS + (1 - side) * 64 + to] & bb[o]
+            elif kind == 1:
+                men = tables[KNIGHT + to] & bb[o + 1]
+            elif kind == 2:
+                men = bishop_attacks(tables, to, occupied) & bb[o + 2]
+            elif kind == 3:
+                men = rook_attacks(tables, to, occupied) & bb[o + 3]
+            elif kind == 4:
+                men = (bishop_attacks(tables, to, occupied) | rook_attacks(tables, to, occupied)) & bb[o + 4]
+            else:
+                men = tables[KING + to] & bb[o + 5]
+            men &= occupied
+            if men:
+                found = kind
+                occupied ^= bit(lsb(men))
+                break
+        if found < 0 or depth >= 32:
+            break
+        depth += 1
+        work[GAINS + depth] = SEE_VALUES[mover] - work[GAINS + depth - 1]
+        mover = found
+        side = 1 - side
+        if found == 5:
+            # the king may take only if nothing defends; look once more for the other side
+            o2 = side * 6
+            defended = ((tables[PAWN_ATTACKS + (1 - side) * 64 + to] & bb[o2]) | (tables[KNIGHT + to] & bb[o2 + 1])
+                        | (bishop_attacks(tables, to, occupied) & (bishops & (bb[o2 + 2] | bb[o2 + 4])))
+                        | (rook_attacks(tables, to, occupied) & (rooks & (bb[o2 + 3] | bb[o2 + 4])))
+                        | (tables[KING + to] & bb[o2 + 5])) & occupied
+            if defended:
+                depth -= 1
+            break
+    while depth > 0:
+        work[GAINS + depth - 1] = -max(-work[GAINS + depth - 1], work[GAINS + depth])
+        depth -= 1
+    return work[GAINS + 0]
+
+
+@njit(cache=True, nogil=True)
+def score_moves(bb, st, tables, work, ply, n, tt_move, side):
+    """Scores ply ``ply``'s ``n`` moves for ordering: the table's move, winning and equal captures by
+    victim then attacker (MVV-LVA), queen promotions, the two killers, quiet moves by history, losing
+    captures last."""
+    base = ply * 256
+    killer_1, killer_2 = work[KILLERS + 2 * ply], work[KILLERS + 2 * ply + 1]
+    for i in range(base, base + n):
+        move = work[MOVES + i]
+        if move == tt_move:
+            work[SCORES + i] = TT_MOVE_SCORE
+            continue
+        to = (move >> 6) & 63
+        victim = st[BOARD + to]
+        promotion = (move >> 12) & 7
+        if not work[FEATURES + CAPTURE_ORDERING]:
+            work[SCORES + i] = 0
+        elif victim != EMPTY or (move >> 15) & 3 == EN_PASSANT or promotion == 4:
+            value = SEE_VALUES[victim % 6] if victim != EMPTY else (100 if promotion != 4 else 0)
+            attacker = st[BOARD + (move & 63)] % 6
+            order = 64 * (value // 10) - attacker + (8000 if promotion == 4 else 0)
+            if SEE_VALUES[attacker] <= value or see(bb, st, tables, work, move) >= 0:
+                work[SCORES + i] = GOOD_CAPTURE + order
+            else:
+                work[SCORES + i] = BAD_CAPTURE + order
+        elif move == killer_1:
+            work[SCORES + i] = KILLER_1
+        elif move == killer_2:
+            work[SCORES + i] = KILLER_2
+        elif promotion:
+            work[SCORES + i] = BAD_CAPTURE - 1000 + promotion
+        else:
+            work[SCORES + i] = work[HISTORY + side * 4096 + (move & 4095)]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pick(work, start, end):
+    """Swaps the best-scored move of ``start..end`` (indices into the ply's rows) to ``start`` and returns
+    it: a selection sort done lazily, as a cut-off often comes after the first moves."""
+    best = start
+    for j in range(start + 1, end):
+        if work[SCORES + j] > work[SCORES + best]:
+            best = j
+    if best != start:
+        work[MOVES + start], work[MOVES + best] = work[MOVES + best], work[MOVES + start]
+        work[SCORES + start], work[SCORES + best] = work[SCORES + best], work[SCORES + start]
+    return work[MOVES + start]

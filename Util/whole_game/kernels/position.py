@@ -1,0 +1,240 @@
+"""A position as two arrays, and moves made and taken back in place.  (Two arrays, not one per idea: numba
+counts references to every array a kernel takes, on each call, and a search makes millions of calls.)
+
+``bb`` (uint64[:data:`POS_SIZE`], the position's bits) holds
+
+* at 0..14 the pieces' bitboards by piece code (white pawn, knight, bishop, rook, queen, king =
+  0..5, black's 6..11), then white's men (12), black's (13), all (14);
+* at :data:`KEYS` the Polyglot key of every position of the game since the last position loaded,
+  ``bb[KEYS + st[PLY]]`` the current one.
+
+``st`` (int64[:data:`STATE_SIZE`], its state) holds
+
+* at 0..4 the side to move (0 white), castling rights (bits 1 white king side,
+  2 white queen side, 4 black king side, 8 black queen side, as Polyglot's order), the en passant square
+  (-1 when none, and kept only when a pawn of the side to move stands beside the pawn that moved two, as
+  Polyglot hashes it), the halfmove clock and the ply (index of the current key);
+* at :data:`BOARD` the piece code on each of the 64 squares, :data:`EMPTY` where none;
+* at :data:`UNDO` + 4 * ply what the move made from that ply destroys: piece captured, rights, en passant
+  square, halfmove clock.
+
+A move is an int: from | to << 6 | promotion << 12 (piece type 1..4, 0 none) | kind << 15 (:data:`DOUBLE`,
+:data:`EN_PASSANT`, :data:`CASTLING`, 0 otherwise).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bitboards import (CASTLE_MASK, KING, KNIGHT, PAWN_ATTACKS, ZOBRIST_CASTLE, ZOBRIST_EP, ZOBRIST_PIECE,
+                        ZOBRIST_TURN, bishop_attacks, bit, lsb, rook_attacks)
+
+PAWN, KNIGHT_TYPE, BISHOP, ROOK, QUEEN, KING_TYPE = range(6)
+EMPTY = 12
+WHITE_MEN, BLACK_MEN, ALL_MEN = 12, 13, 14
+SIDE, CASTLE, EP, HALFMOVE, PLY = range(5)
+MAX_HISTORY = 1024
+KEYS = 16
+POS_SIZE = KEYS + MAX_HISTORY
+BOARD = 8
+UNDO = BOARD + 64
+STATE_SIZE = UNDO + 4 * MAX_HISTORY
+DOUBLE, EN_PASSANT, CASTLING = 1, 2, 3
+NO_MOVE = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def encode(frm, to, promotion, kind):
+    return frm | (to << 6) | (promotion << 12) | (kind << 15)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def toggle(bb, piece, square, colour_men):
+    b = bit(square)
+    bb[piece] ^= b
+    bb[colour_men] ^= b
+    bb[ALL_MEN] ^= b
+
+
+@njit(cache=True, nogil=True)
+def attackers(bb, tables, square, occupied, by):
+    """The men of colour ``by`` that attack ``square`` with ``occupied`` the board's men."""
+    o = by * 6
+    return ((tables[PAWN_ATTACKS + (1 - by) * 64 + square] & bb[o]) | (tables[KNIGHT + square] & bb[o + 1])
+            | (tables[KING + square] & bb[o + 5])
+            | (bishop_attacks(tables, square, occupied) & (bb[o + 2] | bb[o + 4]))
+            | (rook_attacks(tables, square, occupied) & (bb[o + 3] | bb[o + 4])))
+
+
+@njit(cache=True, nogil=True)
+def in_check(bb, st, tables):
+    side = st[SIDE]
+    return attackers(bb, tables, lsb(bb[side * 6 + 5]), bb[ALL_MEN], 1 - side) != 0
+
+
+@njit(cache=True, nogil=True)
+def compute_key(bb, st, tables):
+    """The Polyglot key of the position, from scratch."""
+    key = np.uint64(0)
+    for square in range(64):
+        if st[BOARD + square] != EMPTY:
+            key ^= tables[ZOBRIST_PIECE + st[BOARD + square] * 64 + square]
+    key ^= tables[ZOBRIST_CASTLE + st[CASTLE]]
+    if st[EP] >= 0:
+        key ^= tables[ZOBRIST_EP + (st[EP] & 7)]
+    if st[SIDE] == 0:
+        key ^= tables[ZOBRIST_TURN]
+    return key
+
+
+@njit(cache=True, nogil=True)
+def make_move(bb, st, tables, move):
+    """Plays a legal move in place (the key, clock and history follow)."""
+    frm, to = move & 63, (move >> 6) & 63
+    promotion, kind = (move >> 12) & 7, (move >> 15) & 3
+    side = st[SIDE]
+    ply = st[PLY]
+    key = bb[KEYS + ply]
+    piece = st[BOARD + frm]
+    captured = st[BOARD + to]
+    st[UNDO + 4 * ply + 0] = captured
+    st[UNDO + 4 * ply + 1] = st[CASTLE]
+    st[UNDO + 4 * ply + 2] = st[EP]
+    st[UNDO + 4 * ply + 3] = st[HALFMOVE]
+    if st[EP] >= 0:
+        key ^= tables[ZOBRIST_EP + (st[EP] & 7)]
+        st[EP] = -1
+    st[HALFMOVE] += 1
+    own, enemy = WHITE_MEN + side, WHITE_MEN + 1 - side
+    if kind == EN_PASSANT:
+        square = to - 8 if side == 0 else to + 8
+        pawn = st[BOARD + square]
+        toggle(bb, pawn, square, enemy)
+        st[BOARD + square] = EMPTY
+        key ^= tables[ZOBRIST_PIECE + pawn * 64 + square]
+    elif captured != EMPTY:
+        toggle(bb, captured, to, enemy)
+        key ^= tables[ZOBRIST_PIECE + captured * 64 + to]
+        st[HALFMOVE] = 0
+    toggle(bb, piece, frm, own)
+    key ^= tables[ZOBRIST_PIECE + piece * 64 + frm]
+    st[BOARD + frm] = EMPTY
+    placed = piece if promotion == 0 else side * 6 + promotion
+    toggle(bb, placed, to, own)
+    key ^= tables[ZOBRIST_PIECE + placed * 64 + to]
+    st[BOARD + to] = placed
+    if piece % 6 == PAWN:
+        st[HALFMOVE] = 0
+        if kind == DOUBLE:
+            passed = (frm + to) >> 1
+            if tables[PAWN_ATTACKS + side * 64 + passed] & bb[(1 - side) * 6]:
+                st[EP] = passed
+                key ^= tables[ZOBRIST_EP + (passed & 7)]
+    elif kind == CASTLING:
+        rook_from, rook_to = (to + 1, to - 1) if to & 7 == 6 else (to - 2, to + 1)
+        rook = side * 6 + ROOK
+        toggle(bb, rook, rook_from, own)
+        toggle(bb, rook, rook_to, own)
+        st[BOARD + rook_from] = EMPTY
+        st[BOARD + rook_to] = rook
+        key ^= tables[ZOBRIST_PIECE + rook * 64 + rook_from] ^ tables[ZOBRIST_PIECE + rook * 64 + rook_to]
+    rights = st[CASTLE]
+    kept = rights & np.int64(tables[CASTLE_MASK + frm] & tables[CASTLE_MASK + to])
+    if kept != rights:
+        key ^= tables[ZOBRIST_CASTLE + rights] ^ tables[ZOBRIST_CASTLE + kept]
+        st[CASTLE] = kept
+    st[SIDE] = 1 - side
+    key ^= tables[ZOBRIST_TURN]
+    st[PLY] = ply + 1
+    bb[KEYS + ply + 1] = key
+
+
+@njit(cache=True, nogil=True)
+def unmake_move(bb, st, move):
+    """Takes back ``move``, the last move made."""
+    frm, to = move & 63, (move >> 6) & 63
+    promotion, kind = (move >> 12) & 7, (move >> 15) & 3
+    ply = st[PLY] - 1
+    st[PLY] = ply
+    side = 1 - st[SIDE]
+    st[SIDE] = side
+    st[CASTLE] = st[UNDO + 4 * ply + 1]
+    st[EP] = st[UNDO + 4 * ply + 2]
+    st[HALFMOVE] = st[UNDO + 4 * ply + 3]
+    own, enemy = WHITE_MEN + side, WHITE_MEN + 1 - side
+    placed = st[BOARD + to]
+    piece = placed if promotion == 0 else side * 6 + PAWN
+    toggle(bb, placed, to, own)
+    st[BOARD + to] = EMPTY
+    toggle(bb, piece, frm, own)
+    st[BOARD + frm] = piece
+    captured = st[UNDO + 4 * ply + 0]
+    if kind == EN_PASSANT:
+        square = to - 8 if side == 0 else to + 8
+        pawn = (1 - side) * 6 + PAWN
+        toggle(bb, pawn, square, enemy)
+        st[BOARD + square] = pawn
+    elif captured != EMPTY:
+        toggle(bb, captured, to, enemy)
+        st[BOARD + to] = captured
+    if kind == CASTLING:
+        rook_from, rook_to = (to + 1, to - 1) if to & 7 == 6 else (to - 2, to + 1)
+        rook = side * 6 + ROOK
+        toggle(bb, rook, rook_from, own)
+        toggle(bb, rook, rook_to, own)
+        st[BOARD + rook_to] = EMPTY
+        st[BOARD + rook_from] = rook
+
+
+@njit(cache=True, nogil=True)
+def make_null(bb, st, tables):
+    """Passes the move (null-move pruning); the clock is set to 0 so no repetition is seen across it."""
+    ply = st[PLY]
+    key = bb[KEYS + ply]
+    st[UNDO + 4 * ply + 2] = st[EP]
+    st[UNDO + 4 * ply + 3] = st[HALFMOVE]
+    if st[EP] >= 0:
+        key ^= tables[ZOBRIST_EP + (st[EP] & 7)]
+        st[EP] = -1
+    st[HALFMOVE] = 0
+    st[SIDE] = 1 - st[SIDE]
+    bb[KEYS + ply + 1] = key ^ tables[ZOBRIST_TURN]
+    st[PLY] = ply + 1
+
+
+@njit(cache=True, nogil=True)
+def unmake_null(st):
+    ply = st[PLY] - 1
+    st[PLY] = ply
+    st[SIDE] = 1 - st[SIDE]
+    st[EP] = st[UNDO + 4 * ply + 2]
+    st[HALFMOVE] = st[UNDO + 4 * ply + 3]
+
+
+@njit(cache=True, nogil=True)
+def is_repetition(bb, st):
+    """The current position stood before since the last capture or pawn move (twice counts, as a search
+    takes it: a position repeated once can be repeated again)."""
+    ply = st[PLY]
+    key = bb[KEYS + ply]
+    stop = max(ply - st[HALFMOVE], 0)
+    i = ply - 4
+    while i >= stop:
+        if bb[KEYS + i] == key:
+            return True
+        i -= 2
+    return False
+
+
+@njit(cache=True, nogil=True)
+def insufficient_material(bb):
+    """Neither side can mate: bare kings, or a single knight or bishop, or bishops all on one colour."""
+    if bb[0] | bb[6] | bb[3] | bb[9] | bb[4] | bb[10]:
+        return False
+    knights = bb[1] | bb[7]
+    bishops = bb[2] | bb[8]
+    if knights == 0:
+        light = np.uint64(0x55AA55AA55AA55AA)
+        return (bishops & light) == 0 or (bishops & ~light) == 0
+    return bishops == 0 and (knights & (knights - np.uint64(1))) == 0

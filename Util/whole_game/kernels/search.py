@@ -1,0 +1,302 @@
+"""The search: negamax alpha-beta with principal variation search, a transposition table, null-move
+pruning, reverse futility and late-move pruning, late-move reductions, check extension, quiescence search
+and mate scores by distance.
+
+A kernel has no objects: what a search keeps between nodes lives in the position's arrays (``bb``, ``st``,
+see :mod:`.position`), the transposition table ``tt`` (uint64[2 N], N a power of two: a key, then its data
+packing the move (17 bits), score + 32768 (16 bits), depth + 1 (8 bits) and bound (2 bits)) and the
+working array ``work`` (:mod:`.work`), whose stop flag another thread sets; it is polled every
+:data:`POLL` + 1 nodes.
+
+Scores are centipawns for the side to move; a mate in n plies from the root scores ``MATE - n`` (being
+mated ``-(MATE - n)``); a draw 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .evaluation import evaluate
+from .movegen import generate
+from .ordering import SEE_VALUES, pick, score_moves, see
+from .position import (BOARD, EMPTY, HALFMOVE, KEYS, PLY, SIDE, UNDO, in_check, insufficient_material,
+                       is_repetition, make_move, make_null, unmake_move, unmake_null)
+from .work import (CHECK_EXTENSION, FEATURES, HISTORY, KILLERS, KILLERS_HISTORY, LATE_MOVE_PRUNING,
+                   LATE_MOVE_REDUCTIONS, MAX_PLY, MOVES, NODE_LIMIT, NODES, NULL_MOVE, PARAMS, PV, PV_LENGTH, PVS,
+                   QUIESCENCE, QUIESCENCE_PRUNING, REVERSE_FUTILITY, SCORES, SELDEPTH, STOP, TT_CUTS)
+
+MATE = 32000
+MATE_BOUND = MATE - 1000  # scores beyond are mates
+INFINITE = 32500
+POLL = 1023
+EXACT, LOWER, UPPER = 1, 2, 3
+U = np.uint64
+# Recursive kernels are compiled for these types when the module loads (types inferred through recursion
+# do not come back reliably from numba's cache): bits, state, tables, tt, work, then integers.
+ARRAYS = "uint64[::1], int64[::1], uint64[::1], uint64[::1], int64[::1]"
+LMR = np.array([[0 if d < 3 or i < 3 else int(0.8 + np.log(d) * np.log(i) / 2.3) for i in range(64)]
+                for d in range(32)], np.int64)  # by depth and move number
+
+
+@njit(cache=True, nogil=True)
+def count_node(work, ply):
+    work[NODES] += 1
+    if work[NODES] & POLL == 0 and work[NODE_LIMIT] and work[NODES] >= work[NODE_LIMIT]:
+        work[STOP] = 1
+    if ply > work[SELDEPTH]:
+        work[SELDEPTH] = ply
+
+
+@njit(cache=True, nogil=True)
+def tt_store(tt, key, move, score, depth, bound, ply):
+    index = 2 * np.int64(key & U((len(tt) >> 1) - 1))
+    if score > MATE_BOUND:
+        score += ply
+    elif score < -MATE_BOUND:
+        score -= ply
+    old = tt[index + 1]
+    if tt[index] == key:
+        if move == 0:
+            move = np.int64(old & U(0x1FFFF))
+        if bound != EXACT and np.int64((old >> U(33)) & U(255)) - 1 > depth + 2:
+            return
+    tt[index] = key
+    tt[index + 1] = U(move) | (U(score + 32768) << U(17)) | (U(depth + 1) << U(33)) | (U(bound) << U(41))
+
+
+@njit("int64(uint64[::1], int64[::1], uint64[::1], int64[::1], int64, int64, int64)", cache=True, nogil=True)
+def quiesce(bb, st, tables, work, alpha, beta, ply):
+    """Captures (and queen promotions) until the position is quiet; every evasion when in check."""
+    count_node(work, ply)
+    check = in_check(bb, st, tables)
+    best = -INFINITE
+    stand = 0
+    if not check:
+        stand = evaluate(bb, st, tables, work, PARAMS)
+        if ply >= MAX_PLY - 1 or stand >= beta:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        best = stand
+    elif ply >= MAX_PLY - 1:
+        return evaluate(bb, st, tables, work, PARAMS)
+    base = ply * 256
+    n = generate(bb, st, tables, work, MOVES + base, False)
+    if n == 0:
+        return -MATE + ply if check else best
+    for i in range(base, base + n):
+        move = work[MOVES + i]
+        victim = st[BOARD + ((move >> 6) & 63)]
+        work[SCORES + i] = 64 * (SEE_VALUES[victim % 6] if victim != EMPTY else 100) - st[BOARD + (move & 63)] % 6
+    for i in range(base, base + n):
+        move = pick(work, i, base + n)
+        if not check and work[FEATURES + QUIESCENCE_PRUNING]:
+            victim = st[BOARD + ((move >> 6) & 63)]
+            gain = SEE_VALUES[victim % 6] if victim != EMPTY else 100
+            if (move >> 12) & 7 == 0 and stand + gain + 200 <= alpha:
+                continue  # delta pruning: even winning the piece leaves us below alpha
+            if SEE_VALUES[st[BOARD + (move & 63)] % 6] > gain and see(bb, st, tables, work, move) < 0:
+                continue  # a losing capture
+        make_move(bb, st, tables, move)
+        score = -quiesce(bb, st, tables, work, -beta, -alpha, ply + 1)
+        unmake_move(bb, st, move)
+        if work[STOP]:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    break
+    return best
+
+
+@njit(f"int64({ARRAYS}, int64, int64, int64, int64, int64)", cache=True, nogil=True)
+def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
+    """The score of the position within (alpha, beta), searched ``depth`` plies deep (more in checks and
+    quiescence; ``null_ok`` 0 after a null move, else 1); the principal variation below ply ``ply`` is left
+    in ``work[PV + ply * MAX_PLY:]``."""
+    work[PV_LENGTH + ply] = ply
+    # the flags passed down as variables: a constant argument would make numba type a second, literal
+    # version of this kernel, which its cache cannot bring back
+    off = ply - ply
+    on = off + 1
+    if ply > 0:
+        if st[HALFMOVE] >= 100 or is_repetition(bb, st) or insufficient_material(bb):
+            return 0
+        # mate distance pruning: no line from here mates sooner than one already found
+        alpha = max(alpha, -MATE + ply)
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return alpha
+    check = in_check(bb, st, tables)
+    if check and work[FEATURES + CHECK_EXTENSION]:
+        depth += 1
+    if depth <= 0:
+        if not work[FEATURES + QUIESCENCE] and not check:
+            count_node(work, ply)
+            return evaluate(bb, st, tables, work, PARAMS)
+        return quiesce(bb, st, tables, work, alpha, beta, ply)
+    count_node(work, ply)
+    if work[STOP]:
+        return 0
+    if ply >= MAX_PLY - 1:
+        return evaluate(bb, st, tables, work, PARAMS)
+    pv_node = beta - alpha > 1
+    key = bb[KEYS + st[PLY]]
+    index = 2 * np.int64(key & U((len(tt) >> 1) - 1))
+    tt_move = 0
+    if tt[index] == key:
+        data = tt[index + 1]
+        tt_move = np.int64(data & U(0x1FFFF))
+        tt_depth = np.int64((data >> U(33)) & U(255)) - 1
+        if tt_depth >= depth and not pv_node and ply > 0 and work[FEATURES + TT_CUTS]:
+            tt_score = np.int64((data >> U(17)) & U(0xFFFF)) - 32768
+            if tt_score > MATE_BOUND:
+                tt_score -= ply
+            elif tt_score < -MATE_BOUND:
+                tt_score += ply
+            bound = np.int64((data >> U(41)) & U(3))
+            if bound == EXACT or (bound == LOWER and tt_score >= beta) or (bound == UPPER and tt_score <= alpha):
+                return tt_score
+    side = st[SIDE]
+    if not check and not pv_node:
+        static = evaluate(bb, st, tables, work, PARAMS)
+        # reverse futility: far enough above beta that a few plies will not bring it back
+        if (depth <= 5 and static - 85 * depth >= beta and abs(beta) < MATE_BOUND
+                and work[FEATURES + REVERSE_FUTILITY]):
+            return static
+        # null move: passing still holds beta, so a real move will (not without pieces: zugzwang)
+        pieces = bb[side * 6 + 1] | bb[side * 6 + 2] | bb[side * 6 + 3] | bb[side * 6 + 4]
+        if null_ok and depth >= 3 and static >= beta and pieces and work[FEATURES + NULL_MOVE]:
+            make_null(bb, st, tables)
+            score = -negamax(bb, st, tables, tt, work, -beta, -beta + 1, depth - 4 - depth // 4, ply + 1, off)
+            unmake_null(st)
+            if work[STOP]:
+                return 0
+            if score >= beta:
+                return beta if score >= MATE_BOUND else score
+    base = ply * 256
+    n = generate(bb, st, tables, work, MOVES + base, True)
+    if n == 0:
+        return -MATE + ply if check else 0
+    score_moves(bb, st, tables, work, ply, n, tt_move, side)
+    best = -INFINITE
+    best_move = 0
+    original_alpha = alpha
+    for i in range(n):
+        move = pick(work, base + i, base + n)
+        quiet = st[BOARD + ((move >> 6) & 63)] == EMPTY and (move >> 12) & 7 == 0 and (move >> 15) & 3 != 2
+        make_move(bb, st, tables, move)
+        gives_check = in_check(bb, st, tables)
+        # late move pruning: at the last plies, quiet moves far down the list are not tried (unless checks)
+        if (not pv_node and not check and quiet and not gives_check and depth <= 3 and i >= 4 + 4 * depth * depth
+                and best > -MATE_BOUND and work[FEATURES + LATE_MOVE_PRUNING]):
+            unmake_move(bb, st, move)
+            continue
+        if i == 0 or not work[FEATURES + PVS]:
+            score = -negamax(bb, st, tables, tt, work, -beta, -alpha, depth - 1, ply + 1, on)
+        else:
+            reduction = 0
+            if (quiet and not check and not gives_check and depth >= 3 and i >= 3
+                    and work[FEATURES + LATE_MOVE_REDUCTIONS]):
+                reduction = LMR[min(depth, 31), min(i, 63)]
+                if pv_node:
+                    reduction -= 1
+                if work[SCORES + base + i] >= (1 << 26):
+                    reduction -= 1  # a killer
+                reduction = max(0, min(reduction, depth - 2))
+            score = -negamax(bb, st, tables, tt, work, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1, on)
+            if score > alpha and reduction > 0:
+                score = -negamax(bb, st, tables, tt, work, -alpha - 1, -alpha, depth - 1, ply + 1, on)
+            if alpha < score < beta:
+                score = -negamax(bb, st, tables, tt, work, -beta, -alpha, depth - 1, ply + 1, on)
+        unmake_move(bb, st, move)
+        if work[STOP]:
+            return 0
+        if score > best:
+            best = score
+            best_move = move
+            if score > alpha:
+                alpha = score
+                row, below = PV + ply * MAX_PLY, PV + (ply + 1) * MAX_PLY
+                work[row + ply] = move
+                end = work[PV_LENGTH + ply + 1]
+                for j in range(ply + 1, end):
+                    work[row + j] = work[below + j]
+                work[PV_LENGTH + ply] = max(end, ply + 1)
+                if score >= beta:
+                    if quiet and work[FEATURES + KILLERS_HISTORY]:
+                        if work[KILLERS + 2 * ply] != move:
+                            work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
+                            work[KILLERS + 2 * ply] = move
+                        slot = HISTORY + side * 4096 + (move & 4095)
+                        work[slot] += depth * depth
+                        if work[slot] > (1 << 24):
+                            for j in range(HISTORY, HISTORY + 2 * 4096):
+                                work[j] //= 2
+                    break
+    bound = LOWER if best >= beta else (EXACT if best > original_alpha else UPPER)
+    tt_store(tt, key, best_move, best, depth, bound, ply)
+    return best
+
+
+@njit(f"UniTuple(int64, 2)({ARRAYS}, int64[::1], int64[::1], int64, int64, int64, int64)", cache=True,
+      nogil=True)
+def search_root(bb, st, tables, tt, work, root_moves, root_nodes, n, alpha, beta, depth):
+    """One iteration at the root over ``root_moves[:n]`` (ordered by the last iteration: its best first,
+    the rest by the nodes they took); returns (score, best move or 0 if none was searched in full).
+    ``root_moves`` is reordered for the next iteration."""
+    work[PV_LENGTH] = 0
+    on = n - n + 1  # not a constant: see negamax
+    best = -INFINITE
+    best_move = 0
+    best_index = -1
+    original_alpha = alpha
+    for i in range(n):
+        move = root_moves[i]
+        before = work[NODES]
+        make_move(bb, st, tables, move)
+        if i == 0:
+            score = -negamax(bb, st, tables, tt, work, -beta, -alpha, depth - 1, on, on)
+        else:
+            score = -negamax(bb, st, tables, tt, work, -alpha - 1, -alpha, depth - 1, on, on)
+            if score > alpha and not work[STOP]:
+                score = -negamax(bb, st, tables, tt, work, -beta, -alpha, depth - 1, on, on)
+        unmake_move(bb, st, move)
+        root_nodes[i] = work[NODES] - before
+        if work[STOP]:
+            break
+        if score > best:
+            best = score
+            best_move = move
+            best_index = i
+            if score > alpha:
+                alpha = score
+                work[PV] = move
+                end = work[PV_LENGTH + 1]
+                for j in range(1, end):
+                    work[PV + j] = work[PV + MAX_PLY + j]
+                work[PV_LENGTH] = max(end, 1)
+            if score >= beta:
+                break
+    if best_index > 0:
+        # the best move first, the others by the size of their trees
+        move, nodes = root_moves[best_index], root_nodes[best_index]
+        for j in range(best_index, 0, -1):
+            root_moves[j] = root_moves[j - 1]
+            root_nodes[j] = root_nodes[j - 1]
+        root_moves[0], root_nodes[0] = move, nodes
+    for i in range(2, n):
+        move, nodes = root_moves[i], root_nodes[i]
+        j = i
+        while j > 1 and root_nodes[j - 1] < nodes:
+            root_moves[j] = root_moves[j - 1]
+            root_nodes[j] = root_nodes[j - 1]
+            j -= 1
+        root_moves[j], root_nodes[j] = move, nodes
+    if best_move and not work[STOP]:
+        bound = LOWER if best >= beta else (EXACT if best > original_alpha else UPPER)
+        tt_store(tt, bb[KEYS + st[PLY]], best_move, best, depth, bound, 0)
+    return best, best_move

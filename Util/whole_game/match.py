@@ -1,0 +1,215 @@
+"""``python -m Util match``: games between two engines from the shared openings, with real clocks.
+
+::
+
+    python -m Util match sunfish --games 20 --tc 10+0.1
+    python -m Util match stockfish:1500 --games 100 --tc 10+0.1 --pgn Tests/vs_stockfish1500.pgn
+    python -m Util match "uci:/path/to/engine" --first stockfish --games 10
+
+Each opening (a FEN of ``--openings``, by default the shared
+``openings_chessathome.fen``, taken in order from ``--start``) is played twice,
+the colours swapped, one game at a time.  Clocks are real: each side's thinking
+time, measured here around the engine's answer, is taken from its clock and
+the increment added after the move; a side whose clock runs out loses (a draw
+if the other side has no mating material).  Games end by the rules only:
+checkmate, stalemate, insufficient material, threefold repetition and the
+fifty-move rule (claimed at once), or an illegal move or a crash (a loss).  The
+result is printed from the first engine's side (+W =D -L, score, Elo with its
+95 % interval, LOS) and every game is written to the PGN file as it ends.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, List, Optional, Tuple
+
+import chess
+import chess.engine
+import chess.pgn
+
+from .elo import MatchResult, match_result
+from .opponents import EngineSpec, open_engine
+
+__all__ = ["TimeControl", "default_openings_file", "shared_suites", "play_game", "play_match", "read_openings"]
+
+SUITES_ENV = "SUITES_PATH"
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """``base`` seconds for the game plus ``increment`` seconds a move (``10+0.1``)."""
+
+    base: float
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> "TimeControl":
+        """``"10+0.1"``, ``"60"``: ValueError saying the form otherwise."""
+        base, _, increment = text.partition("+")
+        try:
+            control = cls(float(base), float(increment or 0))
+        except ValueError:
+            raise ValueError(f"time control '{text}': write BASE+INCREMENT in seconds, e.g. 10+0.1") from None
+        if control.base <= 0 or control.increment < 0:
+            raise ValueError(f"time control '{text}': the base must be positive, the increment not negative")
+        return control
+
+    def __str__(self) -> str:
+        return f"{self.base:g}+{self.increment:g}"
+
+
+def shared_suites() -> Path:
+    """The shared suites' folder: ``$SUITES_PATH``, else the first ``shared/suites`` beside the repository or
+    above it (a worktree sits a level deeper than the main repository)."""
+    import os
+
+    if os.environ.get(SUITES_ENV):
+        return Path(os.environ[SUITES_ENV])
+    for parent in Path(__file__).resolve().parents[2:5]:
+        if (parent / "shared" / "suites").is_dir():
+            return parent / "shared" / "suites"
+    return Path(__file__).resolve().parents[3] / "shared" / "suites"
+
+
+def default_openings_file() -> Path:
+    """The shared openings: ``openings_chessathome.fen`` of :func:`shared_suites`."""
+    return shared_suites() / "openings_chessathome.fen"
+
+
+def read_openings(path: Path, start: int = 0, count: Optional[int] = None) -> List[str]:
+    """FENs of the file (one a line; blank lines and ``#`` comments skipped), from the ``start``-th on.
+    FileNotFoundError saying where the shared file is; ValueError naming a line that is not a FEN."""
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"{path}: no such openings file; give one with --openings FILE (one FEN a line) "
+                                f"or set {SUITES_ENV} to the folder of the shared suites")
+    fens = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            chess.Board(line)
+        except ValueError as error:
+            raise ValueError(f"{path} line {number}: not a FEN ({error})") from None
+        fens.append(line)
+    chosen = fens[start:] if count is None else fens[start:start + count]
+    if not chosen:
+        raise ValueError(f"{path}: no opening from number {start} on ({len(fens)} in the file)")
+    return chosen
+
+
+def _game_over(board: chess.Board) -> Optional[Tuple[str, str]]:
+    """(result, termination) if the rules end the game here (draws claimed at once)."""
+    outcome = board.outcome(claim_draw=True)
+    if outcome is None:
+        return None
+    return outcome.result(), outcome.termination.name.lower().replace("_", " ")
+
+
+def play_game(engines: dict, names: dict, fen: str, control: TimeControl, round_name: str = "1",
+              game_key: object = None, max_plies: Optional[int] = None) -> chess.pgn.Game:
+    """One game from ``fen``: ``engines[colour]`` (started :class:`chess.engine.SimpleEngine`) plays
+    ``colour`` on a real clock of ``control``.  The PGN game, with ``Result`` and ``Termination`` set.
+    ``max_plies`` (for tests) stops it unfinished (``*``) after that many moves."""
+    board = chess.Board(fen)
+    game = chess.pgn.Game()
+    game.setup(board)
+    game.headers.update(Event="chessAI match", Site="this machine", Round=round_name,
+                        Date=datetime.date.today().strftime("%Y.%m.%d"), White=names[chess.WHITE],
+                        Black=names[chess.BLACK], TimeControl=f"{control.base:g}+{control.increment:g}")
+    node = game
+    clocks = {chess.WHITE: control.base, chess.BLACK: control.base}
+    result = termination = None
+    while result is None:
+        over = _game_over(board)
+        if over:
+            result, termination = over
+            break
+        if max_plies is not None and len(board.move_stack) >= max_plies:
+            result, termination = "*", "unterminated"
+            break
+        side = board.turn
+        limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
+                                   white_inc=control.increment, black_inc=control.increment)
+        start = time.perf_counter()
+        try:
+            played = engines[side].play(board, limit, game=game_key)
+            move = played.move
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
+            result, termination = ("0-1" if side == chess.WHITE else "1-0"), f"rules infraction ({error})"
+            break
+        clocks[side] -= time.perf_counter() - start
+        if clocks[side] < 0:
+            if board.has_insufficient_material(not side):
+                result = "1/2-1/2"
+            else:
+                result = "0-1" if side == chess.WHITE else "1-0"
+            termination = "time forfeit"
+            break
+        if move is None or move not in board.legal_moves:
+            result, termination = ("0-1" if side == chess.WHITE else "1-0"), f"rules infraction (illegal move {move})"
+            break
+        clocks[side] += control.increment
+        node = node.add_variation(move, comment=f"[%clk {_clock(clocks[side])}]")
+        board.push(move)
+    game.headers["Result"] = result
+    game.headers["Termination"] = termination
+    return game
+
+
+def _clock(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    return f"{int(seconds // 3600)}:{int(seconds % 3600 // 60):02d}:{seconds % 60:06.3f}"
+
+
+def play_match(first: EngineSpec, second: EngineSpec, openings: Iterable[str], control: TimeControl,
+               pgn_path: Optional[Path] = None, progress: bool = True,
+               move_overhead_ms: Optional[int] = None) -> MatchResult:
+    """Each opening twice, colours swapped, ``first`` against ``second``; the result from ``first``'s side.
+    Games are appended to ``pgn_path`` as they end.  The engines are started once and told of each new
+    game; ``move_overhead_ms`` is given to each that has a ``Move Overhead`` option."""
+    from tqdm.auto import tqdm
+
+    openings = list(openings)
+    counts = {"win": 0, "draw": 0, "loss": 0}
+    engines = [open_engine(first, move_overhead_ms)]
+    try:
+        engines.append(open_engine(second, move_overhead_ms))
+        bar = tqdm(total=2 * len(openings), desc=f"{first.name} vs {second.name}", unit="game", disable=not progress)
+        for number, fen in enumerate(openings):
+            for swap in (False, True):
+                white, black = (1, 0) if swap else (0, 1)
+                specs = (first, second)
+                game = play_game({chess.WHITE: engines[white], chess.BLACK: engines[black]},
+                                 {chess.WHITE: specs[white].name, chess.BLACK: specs[black].name}, fen, control,
+                                 round_name=f"{number + 1}.{2 if swap else 1}", game_key=(number, swap))
+                result = game.headers["Result"]
+                first_white = not swap
+                if result == "1/2-1/2":
+                    counts["draw"] += 1
+                elif (result == "1-0") == first_white:
+                    counts["win"] += 1
+                else:
+                    counts["loss"] += 1
+                if pgn_path is not None:
+                    pgn_path.parent.mkdir(parents=True, exist_ok=True)
+                    with open(pgn_path, "a", encoding="utf-8") as out:
+                        print(game, file=out, end="\n\n")
+                bar.set_postfix_str(f"+{counts['win']} ={counts['draw']} -{counts['loss']}")
+                bar.update()
+                if game.headers["Termination"] not in ("checkmate", "stalemate", "insufficient material",
+                                                       "threefold repetition", "fifty moves",
+                                                       "fivefold repetition", "seventyfive moves"):
+                    bar.write(f"game {game.headers['Round']} ({game.headers['White']} - {game.headers['Black']}): "
+                              f"{result} by {game.headers['Termination']}")
+        bar.close()
+    finally:
+        for engine in engines:
+            try:
+                engine.quit()
+            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
+                engine.close()
+    return match_result(counts["win"], counts["draw"], counts["loss"])

@@ -1,0 +1,109 @@
+"""The engines a match or a suite can run, by a short name or a command.
+
+``ours`` (this engine, ``python -m Util uci``), ``sunfish`` (PyPI's sunfish,
+its UCI entry point), ``stockfish`` or ``stockfish:ELO`` (Debian's Stockfish,
+one thread, ``UCI_LimitStrength`` at ``UCI_Elo`` ELO), the Debian engines
+``phalanx``, ``glaurung``, ``toga2``, ``ethereal``, ``fairymax`` (``apt-get
+install`` the package the message names), or any command as ``uci:CMD ARGS``
+or ``xboard:CMD ARGS``.  Every engine gets one thread and, where it has the
+option, its own book off: the games' openings come from the match.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import chess.engine
+
+__all__ = ["EngineSpec", "engine_spec", "open_engine"]
+
+#: Debian's engines: short name -> (package, protocol, program names to look for, options).
+DEBIAN_ENGINES = {
+    "phalanx": ("phalanx", "xboard", ["phalanx"], {}),
+    "glaurung": ("glaurung", "uci", ["glaurung"], {"Threads": 1, "OwnBook": False}),
+    "toga2": ("toga2", "uci", ["toga2", "fruit"], {"OwnBook": False}),
+    "ethereal": ("ethereal-chess", "uci", ["ethereal-chess", "ethereal", "Ethereal"], {"Threads": 1}),
+    "fairymax": ("fairymax", "xboard", ["fairymax"], {}),
+}
+STOCKFISH = "/usr/games/stockfish"
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """How to start an engine: its name in the PGN, the protocol ("uci" or "xboard"), the command and the
+    options set once it has started."""
+
+    name: str
+    protocol: str
+    command: List[str]
+    options: Dict[str, object] = field(default_factory=dict)
+
+
+def _program(names: List[str]) -> str:
+    for name in names:
+        found = shutil.which(name) or shutil.which(name, path="/usr/games:/usr/local/games")
+        if found:
+            return found
+    return ""
+
+
+def engine_spec(text: str, *, own_book: bool = False) -> EngineSpec:
+    """The :class:`EngineSpec` a name or ``uci:``/``xboard:`` command gives (see the module's docstring).
+    ``own_book``: whether *our* engine uses its book.  FileNotFoundError, saying what to install, when the
+    program is missing; ValueError for a name that is none of these."""
+    name, _, argument = text.partition(":")
+    lowered = name.lower()
+    if lowered in ("ours", "chessai", "self"):
+        return EngineSpec("chessAI", "uci", [sys.executable, "-m", "Util", "uci"], {"OwnBook": own_book})
+    if lowered == "sunfish":
+        try:
+            import sunfish  # noqa: F401  (only to say so if it is missing)
+        except ImportError:
+            raise FileNotFoundError("sunfish is not installed: pip install sunfish (into the project's .venv)") from None
+        return EngineSpec("sunfish", "uci", [sys.executable, "-m", "sunfish"])
+    if lowered == "stockfish":
+        program = _program(["stockfish"]) or (STOCKFISH if Path(STOCKFISH).exists() else "")
+        if not program:
+            raise FileNotFoundError("stockfish is not installed: apt-get install stockfish")
+        options: Dict[str, object] = {"Threads": 1, "Hash": 16}
+        label = "Stockfish"
+        if argument:
+            options.update(UCI_LimitStrength=True, UCI_Elo=int(argument))
+            label = f"Stockfish (UCI_Elo {int(argument)})"
+        return EngineSpec(label, "uci", [program], options)
+    if lowered in DEBIAN_ENGINES:
+        package, protocol, names, options = DEBIAN_ENGINES[lowered]
+        program = _program(names)
+        if not program:
+            raise FileNotFoundError(f"{lowered} is not installed: apt-get install {package}")
+        return EngineSpec(lowered.capitalize(), protocol, [program], dict(options))
+    if lowered in ("uci", "xboard") and argument:
+        command = shlex.split(argument)
+        return EngineSpec(Path(command[0]).name, lowered, command)
+    raise ValueError(f"engine '{text}': give ours, sunfish, stockfish[:ELO], {', '.join(DEBIAN_ENGINES)}, "
+                     f"or a command as uci:COMMAND or xboard:COMMAND")
+
+
+def open_engine(spec: EngineSpec, move_overhead_ms: Optional[int] = None) -> chess.engine.SimpleEngine:
+    """Start the engine and set those of its options that it has (others are left out silently: not every
+    engine has OwnBook or Threads); ``move_overhead_ms`` sets ``Move Overhead`` where the engine has it
+    (the time a move spends in pipes and in the match's own process, which the clock charges to it)."""
+    opener = chess.engine.SimpleEngine.popen_uci if spec.protocol == "uci" else chess.engine.SimpleEngine.popen_xboard
+    try:
+        engine = opener(spec.command, stderr=subprocess.DEVNULL)  # their warnings would break the progress bar
+    except chess.engine.EngineError as error:  # e.g. an xboard engine without the setboard feature
+        raise ValueError(f"{spec.name} ({' '.join(spec.command)}) cannot be driven by python-chess: {error}") from None
+    wanted = dict(spec.options)
+    if move_overhead_ms is not None:
+        wanted["Move Overhead"] = move_overhead_ms
+    options = {key: value for key, value in wanted.items() if key in engine.options}
+    if options:
+        engine.configure(options)
+    engine.ping()  # ready (its start-up done) before a clock runs
+    return engine

@@ -1,0 +1,203 @@
+"""The whole-game AI as one call: the book's move, else the table's, else the search's.
+
+::
+
+    import chess
+    from Util.whole_game.player import Player, best_move
+
+    result = best_move(chess.Board(), movetime=1.0)      # opens the default book and tables, searches 1 s
+    result.move, result.source                           # e2e4, "book"
+
+    player = Player(book="my.bin", tablebase="S_n_Results")   # kept open for a game
+    result = player.get_move(board, Limits(wtime=60, btime=60, winc=1, binc=1))
+    result.score_cp, result.score_mate, result.depth, result.pv, result.nodes
+
+As in the seed notebook's ``get_move``: while the position is in the opening
+book, a move drawn from it by the book's weights; at five pieces or fewer
+with the table in the results folder, the table's best move (the mate in
+exactly the depth to mate, the draw kept, the longest defence); otherwise the
+iterative-deepening search of :mod:`Util.whole_game.search` under the limits.
+The search is imported on first use: it loads compiled kernels.
+
+``book`` and ``tablebase`` take :data:`DEFAULT` (the default book if one is
+installed, the default results folder if it exists), None (none), a path (it
+must exist) or an opened :class:`~Util.whole_game.opening_book.OpeningBook` /
+:class:`~Util.tablebase.Tablebase`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, List, Optional, Union
+
+import chess
+import chess.engine
+
+from ..tablebase import Tablebase
+from .endgame import get_tablebase_move, open_endgame_tables
+from .opening_book import BookMove, OpeningBook, find_default_book, import_opening_book
+
+__all__ = ["DEFAULT", "DEFAULT_MOVETIME", "MoveResult", "Player", "best_move", "get_move"]
+
+#: Use the default book / results folder if present (the arguments' default).
+DEFAULT = "default"
+#: Seconds a move may take when no limit is given.
+DEFAULT_MOVETIME = 1.0
+SOURCES = ("book", "tablebase", "search")
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """A move and how it was found.  ``source``: "book", "tablebase" or "search".  Scores are from the side
+    to move: ``score_cp`` in centipawns, or ``score_mate`` in moves (+n: it mates in n, -n: it is mated
+    in n); both None for a book move.  ``depth``/``seldepth`` in plies (0 for a book move; for a table
+    move, the depth to mate), ``nodes`` searched, ``time`` in seconds, ``pv`` from the move on."""
+
+    move: chess.Move
+    source: str
+    score_cp: Optional[int] = None
+    score_mate: Optional[int] = None
+    depth: int = 0
+    seldepth: int = 0
+    nodes: int = 0
+    time: float = 0.0
+    pv: List[chess.Move] = field(default_factory=list)
+    book: Optional[BookMove] = None
+
+    @property
+    def score(self) -> Optional[chess.engine.Score]:
+        """The score as python-chess's :class:`chess.engine.Cp` or :class:`chess.engine.Mate`, None for a
+        book move."""
+        if self.score_mate is not None:
+            return chess.engine.Mate(self.score_mate)
+        if self.score_cp is not None:
+            return chess.engine.Cp(self.score_cp)
+        return None
+
+
+def _opened_book(book: Any, rng) -> Optional[OpeningBook]:
+    if book is None or book is False:
+        return None
+    if isinstance(book, OpeningBook):
+        return book
+    if book == DEFAULT:
+        found = find_default_book()
+        return import_opening_book(found, rng=rng) if found else None
+    return import_opening_book(book, rng=rng)
+
+
+def _opened_tables(tablebase: Any) -> Optional[Tablebase]:
+    if tablebase is None or tablebase is False:
+        return None
+    if isinstance(tablebase, Tablebase):
+        return tablebase
+    return open_endgame_tables(None if tablebase == DEFAULT else tablebase)
+
+
+class Player:
+    """The engine for a game or a session: its book, tables and searcher (with its transposition table)
+    kept between moves.  ``hash_mb``: the searcher's table size in MB, when it makes its own; ``rng``: the
+    book's random source (a seed or a :class:`random.Random`, for repeatable openings); ``on_error``: told
+    of a book or folder that cannot be opened, which is then left out (without it, that raises)."""
+
+    def __init__(self, *, book: Union[str, os.PathLike, OpeningBook, None] = DEFAULT,
+                 tablebase: Union[str, os.PathLike, Tablebase, None] = DEFAULT, searcher: Any = None,
+                 hash_mb: int = 64, rng=None, on_error: Optional[Callable[[str], None]] = None) -> None:
+        self._own = []
+        self.book = self._open(_opened_book, book, rng, on_error=on_error)
+        self.tablebase = self._open(_opened_tables, tablebase, on_error=on_error)
+        self.hash_mb = hash_mb
+        self._searcher = searcher
+
+    def _open(self, opener, given, *args, on_error):
+        """``opener(given, *args)``, kept to be closed if it opened something; with ``on_error``, a book or
+        folder that cannot be opened is reported to it and left out (None) instead of raising."""
+        try:
+            opened = opener(given, *args)
+        except (FileNotFoundError, ValueError) as error:
+            if on_error is None:
+                raise
+            on_error(f"{error}; playing without it")
+            return None
+        if opened is not None and opened is not given:
+            self._own.append(opened)
+        return opened
+
+    @property
+    def searcher(self):
+        """The search (:class:`Util.whole_game.search.Searcher`), made on first use."""
+        if self._searcher is None:
+            from .search import Searcher
+
+            self._searcher = Searcher(hash_mb=self.hash_mb)
+        return self._searcher
+
+    def new_game(self) -> None:
+        """Forget what the searcher learnt of the last game (its transposition table)."""
+        if self._searcher is not None:
+            self._searcher.new_game()
+
+    def get_move(self, board: chess.Board, limits=None, *, on_info: Optional[Callable] = None,
+                 stop: Optional[threading.Event] = None, use_book: bool = True) -> MoveResult:
+        """The move to play in ``board`` (not changed): see the module's docstring.  ``limits`` a
+        :class:`Util.whole_game.search.Limits` (default: :data:`DEFAULT_MOVETIME` seconds); ``on_info`` is
+        called with each :class:`~Util.whole_game.search.SearchInfo` the search reports; ``stop`` ends
+        the search early (its best move so far is played).  ``use_book=False`` skips the book (analysis).
+
+        ValueError when the game is over (no legal move) or the position is not valid."""
+        status = board.status()
+        if status != chess.STATUS_VALID:
+            raise ValueError(f"{board.fen()}: not a valid position ({status!r})")
+        if not any(board.generate_legal_moves()):
+            raise ValueError(f"{board.fen()}: no legal move, the game is over "
+                             f"({'checkmate' if board.is_check() else 'stalemate'})")
+        if use_book and self.book is not None:
+            choice = self.book.get_opening_move(board)
+            if choice is not None:
+                return MoveResult(choice.move, "book", pv=[choice.move], book=choice)
+        table_move = get_tablebase_move(board, self.tablebase)
+        if table_move is not None:
+            return MoveResult(table_move.move, "tablebase", score_cp=0 if table_move.dtm == 0 else None,
+                              score_mate=table_move.mate, depth=abs(table_move.dtm), seldepth=abs(table_move.dtm),
+                              pv=table_move.pv)
+        if limits is None:
+            from .search import Limits
+
+            limits = Limits(movetime=DEFAULT_MOVETIME)
+        info = self.searcher.search(board.copy(), limits, on_info=on_info, stop=stop)
+        move = info.pv[0] if info.pv else None
+        if move is None or move not in board.legal_moves:
+            raise RuntimeError(f"{board.fen()}: the search returned no legal move ({info})")
+        return MoveResult(move, "search", info.score_cp, info.score_mate, info.depth, info.seldepth, info.nodes,
+                          info.time, list(info.pv))
+
+    def close(self) -> None:
+        """Close the book and tables this player opened itself."""
+        for opened in self._own:
+            opened.close()
+        self._own.clear()
+
+    def __enter__(self) -> "Player":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def best_move(board: chess.Board, limits=None, *, book=DEFAULT, tablebase=DEFAULT, searcher=None,
+              movetime: Optional[float] = None, rng=None) -> MoveResult:
+    """One move for ``board`` by a :class:`Player` made for it (book and tables opened and closed here):
+    ``limits`` a :class:`~Util.whole_game.search.Limits`, or ``movetime`` seconds."""
+    if limits is None and movetime is not None:
+        from .search import Limits
+
+        limits = Limits(movetime=movetime)
+    with Player(book=book, tablebase=tablebase, searcher=searcher, rng=rng) as player:
+        return player.get_move(board, limits)
+
+
+def get_move(board: chess.Board, limits=None, **options) -> chess.Move:
+    """The seed's ``get_move``: just the move of :func:`best_move`."""
+    return best_move(board, limits, **options).move

@@ -1,0 +1,108 @@
+"""python-chess boards as the kernels' arrays, and the kernels' moves as python-chess moves.
+
+:func:`tables` builds the attack and key tables once per process; :class:`Arrays` holds one position (and
+the keys of the game before it, for repetitions) as the kernels take it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import List, NamedTuple
+
+import chess
+import chess.polyglot
+import numpy as np
+
+from .kernels.bitboards import build_tables
+from .kernels.position import (BOARD, CASTLE, CASTLING, DOUBLE, EMPTY, EN_PASSANT, EP, HALFMOVE, KEYS,
+                               MAX_HISTORY, PLY, POS_SIZE, SIDE, STATE_SIZE, compute_key)
+
+
+@lru_cache(maxsize=1)
+def tables() -> np.ndarray:
+    """The kernels' tables (attacks, magics, Polyglot's random numbers), built once per process."""
+    return build_tables(np.array(chess.polyglot.POLYGLOT_RANDOM_ARRAY, dtype=np.uint64))
+
+
+class Arrays(NamedTuple):
+    """One position as the kernels take it (see :mod:`.kernels.position` for the arrays' layout)."""
+    bb: np.ndarray
+    st: np.ndarray
+
+    @property
+    def key(self) -> int:
+        """The position's Polyglot key."""
+        return int(self.bb[KEYS + self.st[PLY]])
+
+
+def piece_code(piece: chess.Piece) -> int:
+    return (0 if piece.color == chess.WHITE else 6) + piece.piece_type - 1
+
+
+def capturable_ep(board: chess.Board):
+    """The en passant square when a pawn of the side to move stands ready to take there (Polyglot's rule),
+    else None."""
+    square = board.ep_square
+    if square is None:
+        return None
+    beside = chess.BB_PAWN_ATTACKS[not board.turn][square] & board.pawns & board.occupied_co[board.turn]
+    return square if beside else None
+
+
+def to_arrays(board: chess.Board, history: bool = True) -> Arrays:
+    """The arrays of ``board``; with ``history`` the keys of the positions before it since the last capture
+    or pawn move (from ``board.move_stack``) come first, so the kernels see repetitions of the game.
+
+    Raises ValueError for a board python-chess calls invalid (no king, side not to move in check, ...),
+    its status naming what is wrong; a check it calls impossible is accepted."""
+    # a check python-chess calls impossible (two sliders, ...) is still a position the kernels handle
+    status = board.status() & ~chess.STATUS_IMPOSSIBLE_CHECK
+    if status != chess.STATUS_VALID:
+        raise ValueError(f"invalid position {board.fen()!r}: {status!r}; give a legal position")
+    if board.chess960:
+        raise ValueError("Chess960 castling is not supported: give a standard chess position")
+    bb = np.zeros(POS_SIZE, np.uint64)
+    st = np.zeros(STATE_SIZE, np.int64)
+    st[BOARD:BOARD + 64] = EMPTY
+    for square, piece in board.piece_map().items():
+        code = piece_code(piece)
+        st[BOARD + square] = code
+        bb[code] |= np.uint64(1 << square)
+        bb[12 + code // 6] |= np.uint64(1 << square)
+    bb[14] = bb[12] | bb[13]
+    st[SIDE] = 0 if board.turn == chess.WHITE else 1
+    rights = board.clean_castling_rights()
+    st[CASTLE] = sum(flag for flag, square in ((1, chess.H1), (2, chess.A1), (4, chess.H8), (8, chess.A8))
+                     if rights & chess.BB_SQUARES[square])
+    ep = capturable_ep(board)
+    st[EP] = -1 if ep is None else ep
+    st[HALFMOVE] = board.halfmove_clock
+    earlier: List[int] = []
+    if history:
+        copy = board.copy()
+        while copy.move_stack and len(earlier) < min(board.halfmove_clock, MAX_HISTORY // 2):
+            copy.pop()
+            earlier.append(chess.polyglot.zobrist_hash(copy))
+    bb[KEYS:KEYS + len(earlier)] = earlier[::-1]
+    st[PLY] = len(earlier)
+    bb[KEYS + st[PLY]] = compute_key(bb, st, tables())
+    return Arrays(bb, st)
+
+
+def to_move(move: int) -> chess.Move:
+    """The python-chess move of a kernel move."""
+    promotion = (move >> 12) & 7
+    return chess.Move(move & 63, (move >> 6) & 63, promotion + 1 if promotion else None)
+
+
+def from_move(board: chess.Board, move: chess.Move) -> int:
+    """The kernel move of a legal python-chess move on ``board``."""
+    kind = 0
+    if board.is_castling(move):
+        kind = CASTLING
+    elif board.is_en_passant(move):
+        kind = EN_PASSANT
+    elif board.piece_type_at(move.from_square) == chess.PAWN and abs(move.to_square - move.from_square) == 16:
+        kind = DOUBLE
+    promotion = move.promotion - 1 if move.promotion else 0
+    return move.from_square | move.to_square << 6 | promotion << 12 | kind << 15

@@ -1,0 +1,233 @@
+"""The search driver: iterative deepening over the compiled alpha-beta (:mod:`.kernels.search`) with
+aspiration windows, time management from the clock, and a stop that another thread can give.
+
+The kernel runs without the GIL; a watcher thread sets its stop flag (a shared numpy array the kernel polls
+every thousand nodes) at the hard time limit or when the caller's ``stop`` event is set, so a UCI loop keeps
+reading input meanwhile.  Each completed depth is reported through ``on_info``; the move of the deepest
+completed depth is played (or a better one the interrupted depth found in full).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, List, Optional, Tuple
+
+import chess
+import numpy as np
+
+from .evaluation import DEFAULT_WEIGHTS, Weights, parameters
+from .kernels.evaluation import PARAMS_SIZE
+from .kernels.movegen import MAX_MOVES, generate
+from .kernels.ordering import score_moves
+from .kernels.position import KEYS, PLY, SIDE
+from .kernels.search import INFINITE, MATE, MATE_BOUND, search_root
+from .kernels.work import (FEATURE_NAMES, FEATURES, HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV,
+                           PV_LENGTH, SCORES, SELDEPTH, STOP, work_size)
+from .position import Arrays, tables, to_arrays, to_move
+
+#: Never plan to use more than this share of the clock left on one move, nor think past this share of it.
+SOFT_SHARE, HARD_SHARE = 0.4, 0.5
+DEFAULT_MOVES_TO_GO = 30
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What bounds a search; times in seconds, None where not given (no bound at all: depth 88); a depth
+    or node limit below 1 counts as 1."""
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    movetime: Optional[float] = None
+    wtime: Optional[float] = None
+    btime: Optional[float] = None
+    winc: Optional[float] = None
+    binc: Optional[float] = None
+    movestogo: Optional[int] = None
+    infinite: bool = False
+
+
+@dataclass
+class SearchInfo:
+    """One completed depth: score in centipawns for the side to move, or mate in moves (+ the side to move
+    mates, - it is mated); ``pv[0]`` the move to play; time in seconds."""
+    depth: int
+    seldepth: int
+    score_cp: Optional[int]
+    score_mate: Optional[int]
+    nodes: int
+    time: float
+    pv: List[chess.Move]
+
+
+def time_budget(limits: Limits, turn: chess.Color, overhead: float) -> Tuple[Optional[float], Optional[float]]:
+    """(soft, hard) seconds: no new depth is begun after the soft limit; the search stops at the hard one.
+    (None, None) when no time is given or the search is infinite."""
+    if limits.infinite:
+        return None, None
+    hard = None
+    if limits.movetime is not None:
+        hard = max(limits.movetime - overhead, 0.005)
+    clock = limits.wtime if turn == chess.WHITE else limits.btime
+    if clock is None:
+        return hard, hard
+    increment = (limits.winc if turn == chess.WHITE else limits.binc) or 0.0
+    to_go = min(max(limits.movestogo or DEFAULT_MOVES_TO_GO, 1), 50)
+    least = 0.002
+    if to_go == 1:
+        soft = cap = max(0.7 * clock - overhead, least)
+    else:
+        # what the next moves may spend in all, each move's overhead (the time a move takes to reach the
+        # board, and ours around the search) paid first: the clock cannot drain on increments alone
+        pool = clock + increment * (to_go - 1) - overhead * to_go
+        soft = max(min(pool / to_go, SOFT_SHARE * clock - overhead), least)
+        cap = max(min(4 * soft, HARD_SHARE * clock - overhead), least)
+    hard = cap if hard is None else min(hard, cap)
+    return soft, hard
+
+
+def mate_in_moves(score: int) -> Optional[int]:
+    """Mate in moves, signed as UCI says it, for a mate score; None for a score in centipawns."""
+    if score > MATE_BOUND:
+        return (MATE - score + 1) // 2
+    if score < -MATE_BOUND:
+        return -((MATE + score + 1) // 2)
+    return None
+
+
+class Searcher:
+    """An engine's search with its transposition table and history kept from move to move of a game.
+
+    ``move_overhead`` (seconds) is kept off the clock for the time a move takes to reach the board."""
+
+    def __init__(self, hash_mb: int = 64, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        if hash_mb < 1:
+            raise ValueError(f"hash_mb must be 1 or more, not {hash_mb}")
+        entries = 1 << max(int(np.log2(hash_mb * 2 ** 20 // 16)), 10)
+        self.tt = np.zeros(2 * entries, np.uint64)
+        self.work = np.zeros(work_size(PARAMS_SIZE), np.int64)
+        self.work[PARAMS:] = parameters(weights)
+        self.work[FEATURES:FEATURES + len(FEATURE_NAMES)] = 1
+        self.aspiration = True
+        self.move_overhead = 0.05
+
+    def set_feature(self, name: str, on: bool) -> None:
+        """Switches a search feature (one of ``FEATURE_NAMES``, or "aspiration windows") on or off: off, it
+        shows what the feature is worth.  Raises ValueError naming the features for an unknown name."""
+        if name == "aspiration windows":
+            self.aspiration = on
+        elif name in FEATURE_NAMES:
+            self.work[FEATURES + FEATURE_NAMES.index(name)] = int(on)
+        else:
+            raise ValueError(f"unknown search feature {name!r}: one of {', '.join(FEATURE_NAMES)}, "
+                             "aspiration windows")
+
+    def new_game(self) -> None:
+        """Forgets the transposition table and the history (a new game or position)."""
+        self.tt[:] = 0
+        self.work[HISTORY:HISTORY + 2 * 4096] = 0
+
+    def set_weights(self, weights: Weights) -> None:
+        """Evaluates with ``weights`` from now on (and forgets what was learnt with the old ones)."""
+        self.work[PARAMS:] = parameters(weights)
+        self.new_game()
+
+    def root_moves(self, a: Arrays) -> np.ndarray:
+        """The legal moves at the root, ordered as the search orders moves (the table's move first)."""
+        w = self.work
+        n = generate(a.bb, a.st, tables(), w, MOVES, True)
+        key = a.bb[KEYS + a.st[PLY]]
+        index = 2 * int(key & np.uint64(len(self.tt) // 2 - 1))
+        tt_move = int(self.tt[index + 1] & np.uint64(0x1FFFF)) if self.tt[index] == key else 0
+        w[KILLERS:KILLERS + 2 * MAX_PLY] = 0
+        score_moves(a.bb, a.st, tables(), w, 0, n, tt_move, a.st[SIDE])
+        order = np.argsort(-w[SCORES:SCORES + n], kind="stable")
+        return w[MOVES:MOVES + n][order].astype(np.int64)
+
+    def search(self, board: chess.Board, limits: Limits, on_info: Optional[Callable[[SearchInfo], None]] = None,
+               stop: Optional[threading.Event] = None) -> SearchInfo:
+        """Searches ``board`` (its ``move_stack`` gives the repetitions) within ``limits``; returns the last
+        completed depth's info, ``pv[0]`` the move to play.  Raises ValueError when the side to move has
+        no legal move (checkmate or stalemate) or the board is invalid."""
+        started = time.perf_counter()
+        a = to_arrays(board)
+        root = self.root_moves(a)
+        if len(root) == 0:
+            raise ValueError(f"no legal move in {board.fen()!r}: "
+                             f"{'checkmate' if board.is_check() else 'stalemate'}")
+        soft, hard = time_budget(limits, board.turn, self.move_overhead)
+        ctx = self.work
+        ctx[:KILLERS] = 0
+        ctx[NODE_LIMIT] = 0 if limits.nodes is None else max(limits.nodes, 1)
+        done = threading.Event()
+        watcher = threading.Thread(target=self.watch, args=(ctx, started, hard, stop, done), daemon=True)
+        watcher.start()
+        root_nodes = np.zeros(len(root), np.int64)
+        max_depth = MAX_PLY - 8 if limits.depth is None else max(1, min(limits.depth, MAX_PLY - 8))
+        best = SearchInfo(0, 0, 0, None, 0, 0.0, [to_move(int(root[0]))])
+        score = 0
+        t = tables()
+        try:
+            for depth in range(1, max_depth + 1):
+                window = 30
+                alpha, beta = ((score - window, score + window) if depth >= 4 and self.aspiration
+                               else (-INFINITE, INFINITE))
+                while True:
+                    found, move = search_root(a.bb, a.st, t, self.tt, ctx, root, root_nodes, len(root), alpha,
+                                              beta, depth)
+                    if ctx[STOP]:
+                        break
+                    if found <= alpha:
+                        alpha = max(found - window, -INFINITE)
+                    elif found >= beta:
+                        beta = min(found + window, INFINITE)
+                    else:
+                        break
+                    window *= 2
+                if ctx[STOP]:
+                    if ctx[PV_LENGTH] > 0 and depth > 1:
+                        best = self.info(board, found, depth, ctx, started, partial=True, last=best)
+                    break
+                score = int(found)
+                best = self.info(board, score, depth, ctx, started)
+                if on_info:
+                    on_info(best)
+                elapsed = time.perf_counter() - started
+                if soft is not None and elapsed >= 0.5 * soft:
+                    break
+                mate = mate_in_moves(score)
+                if mate is not None and not limits.infinite and limits.depth is None and depth >= 2 * abs(mate) + 12:
+                    break
+        finally:
+            done.set()
+            watcher.join()
+        best.nodes, best.time = int(ctx[NODES]), time.perf_counter() - started
+        return best
+
+    @staticmethod
+    def watch(ctx: np.ndarray, started: float, hard: Optional[float], stop: Optional[threading.Event],
+              done: threading.Event) -> None:
+        """Sets the kernel's stop flag at the hard limit or when ``stop`` is set, until ``done``."""
+        while not done.wait(0.001):
+            if (stop is not None and stop.is_set()) or (hard is not None and time.perf_counter() - started >= hard):
+                ctx[STOP] = 1
+                return
+
+    def info(self, board: chess.Board, score: int, depth: int, ctx: np.ndarray, started: float,
+             partial: bool = False, last: Optional[SearchInfo] = None) -> SearchInfo:
+        """The SearchInfo of the principal variation the kernel left (checked move by move on a copy)."""
+        pv: List[chess.Move] = []
+        copy = board.copy(stack=False)
+        for move in self.work[PV:PV + self.work[PV_LENGTH]]:
+            move = to_move(int(move))
+            if not copy.is_legal(move):
+                break
+            pv.append(move)
+            copy.push(move)
+        if partial:
+            if not pv or (last and last.pv and pv[0] == last.pv[0]):
+                return last
+            return SearchInfo(last.depth, last.seldepth, last.score_cp, last.score_mate, 0, 0.0, pv)
+        mate = mate_in_moves(score)
+        return SearchInfo(depth, int(ctx[SELDEPTH]), None if mate is not None else int(score), mate,
+                          int(ctx[NODES]), time.perf_counter() - started, pv)
