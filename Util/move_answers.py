@@ -44,15 +44,19 @@ class MoveRequest:
     times: Dict[str, float] = field(default_factory=dict)
 
 
+def _plain(number: float) -> str:
+    return str(int(number)) if number == int(number) else f"{number:g}"
+
+
 def _number(body: dict, name: str, low: float, high: float, whole: bool = False) -> Optional[float]:
     value = body.get(name)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or (whole and value != int(value)):
         kind = "a whole number" if whole else "a number"
-        raise BadMove(f"{name} must be {kind} from {low:g} to {high:g}, not {json.dumps(value)}")
+        raise BadMove(f"{name} must be {kind} from {_plain(low)} to {_plain(high)}, not {json.dumps(value)}")
     if not low <= value <= high:
-        raise BadMove(f"{name} must be from {low:g} to {high:g}, not {value:g}")
+        raise BadMove(f"{name} must be from {_plain(low)} to {_plain(high)}, not {_plain(value)}")
     return int(value) if whole else float(value)
 
 
