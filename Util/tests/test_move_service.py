@@ -18,7 +18,7 @@ from Util.tests.served import REPO, get_json, running_server
 
 START_AFTER_E4 = {"fen": "startpos", "moves": ["e2e4"]}
 #: Out of the book: the search answers.
-MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8"
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8"
 KQKR = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
 
 

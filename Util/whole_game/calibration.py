@@ -30,6 +30,9 @@ from .opponents import EngineSpec, engine_spec
 
 __all__ = ["STOCKFISH_ELO_RANGE", "level_spec", "measure_level", "rung_for", "run_level_uci"]
 
+#: Milliseconds both sides keep back from their clocks: on a shared machine a move's wall time exceeds
+#: its thinking time, and a game lost on time measures the machine, not the level.
+MOVE_OVERHEAD_MS = 300
 #: The ``UCI_Elo`` values Stockfish 15.1 accepts.
 STOCKFISH_ELO_RANGE = (1350, 2850)
 
@@ -43,7 +46,14 @@ def level_spec(number: int) -> EngineSpec:
     """Level ``number`` as a UCI engine (this module's ``uci`` command), its book off: the openings come
     from the match."""
     return EngineSpec(f"chessAI level {number}", "uci",
-                      [sys.executable, "-m", "Util.whole_game.calibration", "uci", str(number)], {"OwnBook": False})
+                      [sys.executable, "-m", "Util.whole_game.calibration", "uci", str(number)],
+                      {"OwnBook": False, "Move Overhead": MOVE_OVERHEAD_MS})
+
+
+def stockfish_rung(rung: int) -> EngineSpec:
+    """Stockfish at ``UCI_Elo`` ``rung``, keeping :data:`MOVE_OVERHEAD_MS` back from its clock as we do."""
+    spec = engine_spec(f"stockfish:{rung}")
+    return EngineSpec(spec.name, spec.protocol, spec.command, {**spec.options, "Move Overhead": MOVE_OVERHEAD_MS})
 
 
 def measure_level(number: int, games: int, control: TimeControl, start: int = 0, rung: Optional[int] = None,
@@ -52,7 +62,7 @@ def measure_level(number: int, games: int, control: TimeControl, start: int = 0,
     level's label), ``games`` games (rounded up to pairs) from opening ``start`` on."""
     rung = rung or rung_for(LEVELS[number - 1].elo)
     openings = read_openings(default_openings_file(), start, max(1, (games + 1) // 2))
-    result = play_match(level_spec(number), engine_spec(f"stockfish:{rung}"), openings, control, pgn_path=pgn)
+    result = play_match(level_spec(number), stockfish_rung(rung), openings, control, pgn_path=pgn)
     return rung, result
 
 
@@ -69,6 +79,7 @@ def _levels(text: str) -> List[int]:
 
 def run_level_uci(number: int) -> int:
     """Level ``number`` as a UCI engine on stdin/stdout until ``quit``."""
+    from . import search  # noqa: F401  (the kernels loaded before the first clock runs)
     from .player import Player
     from .uci import UciEngine
 
