@@ -79,17 +79,25 @@ def _levels(text: str) -> List[int]:
 
 def run_level_uci(number: int) -> int:
     """Level ``number`` as a UCI engine on stdin/stdout until ``quit``."""
-    from . import search  # noqa: F401  (the kernels loaded before the first clock runs)
+    import threading
+
     from .player import Player
     from .uci import UciEngine
 
     level = LEVELS[number - 1]
+    # the kernels load while the match sets up (uciok must come at once); the first move waits for them
+    loading = threading.Thread(target=lambda: __import__("Util.whole_game.search"), daemon=True)
+    loading.start()
+
+    def make_player(**options):
+        loading.join()
+        return LevelPlayer(Player(**options), level)
 
     def write(line: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    engine = UciEngine(write, player_factory=lambda **options: LevelPlayer(Player(**options), level))
+    engine = UciEngine(write, player_factory=make_player)
     for line in sys.stdin:
         if not engine.handle(line):
             break
