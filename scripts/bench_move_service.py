@@ -24,27 +24,36 @@ import sys
 import time
 from pathlib import Path
 
+import chess
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from bench_server import client, random_positions  # noqa: E402
 
-#: Positions out of the book for the searches (after a few moves of common openings).
-SEARCH_FENS = [
-    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8",
-    "r1bqk2r/2ppbppp/p1n2n2/1p2p3/4P3/1B3N2/PPPP1PPP/RNBQR1K1 b kq - 1 7",
-    "rnbq1rk1/ppp1ppbp/3p1np1/8/2PPP3/2N2N2/PP2BPPP/R1BQK2R b KQ - 3 6",
-    "r2qkb1r/pp1n1ppp/2p1pn2/3p1b2/2PP4/1QN1PN2/PP3PPP/R1B1KB1R w KQkq - 2 7",
-]
+#: How many positions out of the book the searches take (from the shared openings).
+SEARCH_POSITIONS = 16
 
 
-async def searcher(port: int, movetime: int, deadline: float, done: list, refused: list, rng: random.Random):
+def positions_out_of_book(count: int):
+    """The first ``count`` positions of the shared openings that the default book has no move for (else
+    the book would answer at once and the pool would not search)."""
+    from Util.whole_game.match import default_openings_file, read_openings
+    from Util.whole_game.opening_book import import_opening_book
+
+    with import_opening_book() as book:
+        fens = [fen for fen in read_openings(default_openings_file(), 0, 400)
+                if book.get_opening_move(chess.Board(fen)) is None]
+    return fens[:count]
+
+
+async def searcher(port: int, fens, movetime: int, deadline: float, done: list, refused: list, rng: random.Random):
     """POST /api/move again and again on one connection until ``deadline``."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
         while time.perf_counter() < deadline:
-            body = json.dumps({"fen": rng.choice(SEARCH_FENS), "movetime": movetime}).encode()
+            body = json.dumps({"fen": rng.choice(fens), "movetime": movetime}).encode()
             writer.write(b"POST /api/move HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
                          b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
             head = await reader.readuntil(b"\r\n\r\n")
@@ -77,6 +86,7 @@ def main() -> int:
     searches = args.searches or args.search_workers
 
     fens, materials = random_positions(args.results, 2000)
+    searched = positions_out_of_book(SEARCH_POSITIONS)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -94,7 +104,7 @@ def main() -> int:
         async def warm():
             done, refused = [], []
             deadline = time.perf_counter() + 0.1
-            await asyncio.gather(*(searcher(port, 50, deadline, done, refused, random.Random(i))
+            await asyncio.gather(*(searcher(port, searched, 50, deadline, done, refused, random.Random(i))
                                    for i in range(args.search_workers)))
 
         asyncio.run(warm())
@@ -105,7 +115,7 @@ def main() -> int:
             async def run():
                 deadline = time.perf_counter() + args.seconds
                 tasks = [client(port, fens, deadline, latencies, errors, random.Random(i)) for i in range(args.clients)]
-                tasks += [searcher(port, args.movetime, deadline, done, refused, random.Random(100 + i))
+                tasks += [searcher(port, searched, args.movetime, deadline, done, refused, random.Random(100 + i))
                           for i in range(with_searches)]
                 await asyncio.gather(*tasks)
 
