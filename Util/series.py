@@ -34,8 +34,8 @@ class NotebookCellError(RuntimeError):
 
 
 def series_notebooks(root: Path = REPO_ROOT) -> List[Path]:
-    """The numbered notebooks ``01_...ipynb`` to ``06_...ipynb`` that exist, in order."""
-    return sorted(p for p in root.glob("0[1-6]_*.ipynb"))
+    """The numbered notebooks ``01_...ipynb`` to ``07_...ipynb`` that exist, in order."""
+    return sorted(p for p in root.glob("0[1-7]_*.ipynb"))
 
 
 def parse_parameter(text: str):

@@ -122,6 +122,11 @@ def create_app(results: Optional[os.PathLike] = None, cache_mb: Optional[int] = 
         Route("/api/materials", materials),
         Mount("/static", StaticFiles(directory=BUNDLE_DIR, check_dir=False), name="static"),
     ]
+    # -- the move service (Util/move_service.py): POST /api/move, GET /api/cloud-eval ----------------------
+    from .move_service import move_routes
+
+    routes[1:1] = move_routes(folder)
+    # -- end of the move service -------------------------------------------------------------------------
     handlers = {
         answers.BadRequest: _bad_request, PositionError: _bad_request, MaterialError: _bad_request,
         MissingTableError: _missing_table, HTTPException: _http_error, Exception: _internal_error,

@@ -1,0 +1,204 @@
+"""Playing strength in levels, from a beginner's to the engine's full strength.
+
+::
+
+    from Util.whole_game.levels import LEVELS, LevelPlayer, level_for_elo
+    from Util.whole_game.player import Player
+
+    with Player() as player:
+        weak = LevelPlayer(player, LEVELS[2], rng=7)       # level 3
+        result = weak.get_move(board)                      # a MoveResult, as Player.get_move's
+
+A level bounds the search (plies, nodes, seconds) and, below the top two, makes
+the mistakes a weaker player makes, as Stockfish's skill levels do: it scores
+every legal move by a shallow search after it (:mod:`.root_moves`), keeps those
+within ``margin`` centipawns of the best, and plays the one whose score plus a
+random error of ``noise`` centipawns (normal, its standard deviation) is the
+highest.  Both shrink as the level rises.  A move that throws a piece away
+scores a piece below the best and never enters the choice: the mistakes are
+the plausible ones, a pawn given, a weaker plan, a tactic not seen because the
+search is shallow.  The lowest levels play without the tables (a beginner does
+not mate in exactly the depth to mate); every level uses the opening book.
+
+The Elo of each level (:attr:`Level.elo`) is an *estimate* until the ladder of
+:mod:`.calibration` has measured it against Stockfish's ``UCI_Elo``; docs/levels.md
+gives what was measured, the games per level and the intervals.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional, Union
+
+import chess
+
+from .endgame import get_tablebase_move
+from .player import MoveResult
+from .root_moves import MATE_VALUE, rank_root_moves
+
+__all__ = ["LEVELS", "Level", "LevelPlayer", "level_for_elo", "parse_level"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level: ``number`` 1.. (the highest is full strength); ``elo`` its label; ``depth`` plies
+    searched counting its own move (None: as deep as the time allows); ``movetime`` seconds at most per
+    move (None: the clock decides); ``nodes`` per search at most; ``margin`` and ``noise`` the mistakes'
+    size in centipawns (0: it plays its best move); ``tables`` whether it plays the tables' moves;
+    ``measured`` whether ``elo`` was measured (else an estimate)."""
+
+    number: int
+    elo: int
+    depth: Optional[int]
+    movetime: Optional[float]
+    nodes: Optional[int]
+    margin: int
+    noise: int
+    tables: bool
+    measured: bool = False
+
+    @property
+    def label(self) -> str:
+        """``level 3 (about 1200 Elo, estimated)``."""
+        return f"level {self.number} (about {self.elo} Elo{'' if self.measured else ', estimated'})"
+
+    def limits(self, given=None):
+        """The search's :class:`~Util.whole_game.search.Limits`: ``given`` (the clock's) bounded by this
+        level's depth, nodes and move time."""
+        from .search import Limits
+
+        given = given or Limits()
+        movetime = given.movetime
+        if self.movetime is not None:
+            movetime = self.movetime if movetime is None else min(movetime, self.movetime)
+        depth = given.depth if self.depth is None else min(given.depth or self.depth, self.depth)
+        nodes = given.nodes if self.nodes is None else min(given.nodes or self.nodes, self.nodes)
+        if movetime is None and depth is None and nodes is None and given.wtime is None and given.btime is None:
+            from .player import DEFAULT_MOVETIME
+
+            movetime = DEFAULT_MOVETIME
+        return Limits(depth=depth, nodes=nodes, movetime=movetime, wtime=given.wtime, btime=given.btime,
+                      winc=given.winc, binc=given.binc, movestogo=given.movestogo)
+
+
+#: The levels, weakest first; ``LEVELS[n - 1]`` is level n.  Elo labels are estimates (docs/levels.md).
+LEVELS = (
+    Level(1, 800, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False),
+    Level(2, 1000, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False),
+    Level(3, 1200, depth=3, movetime=0.5, nodes=10_000, margin=80, noise=50, tables=False),
+    Level(4, 1400, depth=4, movetime=1.0, nodes=20_000, margin=60, noise=35, tables=False),
+    Level(5, 1600, depth=5, movetime=1.0, nodes=50_000, margin=40, noise=25, tables=True),
+    Level(6, 1800, depth=6, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True),
+    Level(7, 2000, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True),
+    Level(8, 2300, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True),
+)
+
+
+def parse_level(value: Union[int, str, None]) -> Level:
+    """The :class:`Level` numbered ``value`` (None: full strength).  ValueError naming the range."""
+    if value is None:
+        return LEVELS[-1]
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"level must be a whole number from 1 to {len(LEVELS)}, not {value!r}") from None
+    if not 1 <= number <= len(LEVELS):
+        raise ValueError(f"level must be from 1 to {len(LEVELS)}, not {number}")
+    return LEVELS[number - 1]
+
+
+def level_for_elo(elo: int) -> Level:
+    """The strongest level whose label is at most ``elo`` (the weakest level below its own label): what
+    UCI's ``UCI_LimitStrength``/``UCI_Elo`` choose."""
+    fitting = [level for level in LEVELS if level.elo <= elo]
+    return fitting[-1] if fitting else LEVELS[0]
+
+
+class LevelPlayer:
+    """A :class:`~Util.whole_game.player.Player` playing at a :class:`Level`: same ``get_move`` and
+    ``new_game``/``close`` (closing it closes the player).  ``rng``: the mistakes' random source (a seed
+    or a :class:`random.Random`) for repeatable games."""
+
+    def __init__(self, player, level: Level, rng: Union[random.Random, int, None] = None) -> None:
+        self.player = player
+        self.level = level
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+
+    @property
+    def searcher(self):
+        return self.player.searcher
+
+    def new_game(self) -> None:
+        self.player.new_game()
+
+    def close(self) -> None:
+        self.player.close()
+
+    def __enter__(self) -> "LevelPlayer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def get_move(self, board: chess.Board, limits=None, *, on_info: Optional[Callable] = None,
+                 stop: Optional[threading.Event] = None, use_book: bool = True) -> MoveResult:
+        """The level's move in ``board``: the book's while in it, the tables' if the level uses them,
+        else the search's (bounded by the level) or, with mistakes, a move chosen as the module says.
+        ValueError when the game is over."""
+        level = self.level
+        bounded = level.limits(limits)
+        if level.tables and level.margin == 0:
+            return self.player.get_move(board, bounded, on_info=on_info, stop=stop, use_book=use_book)
+        if use_book and self.player.book is not None and any(board.generate_legal_moves()):
+            choice = self.player.book.get_opening_move(board)
+            if choice is not None:
+                return MoveResult(choice.move, "book", pv=[choice.move], book=choice)
+        if level.tables:
+            table_move = get_tablebase_move(board, self.player.tablebase)
+            if table_move is not None:
+                return self.player.get_move(board, bounded, stop=stop, use_book=False)
+        if level.margin == 0:
+            return self.player.get_move(board, bounded, on_info=on_info, stop=stop, use_book=False)
+        result = self.chosen_with_mistakes(board, bounded, stop)
+        if on_info is not None:
+            on_info(result)
+        return result
+
+    def chosen_with_mistakes(self, board: chess.Board, limits, stop: Optional[threading.Event]) -> MoveResult:
+        """Every move scored at the level's depth (within its time), one of the good ones drawn."""
+        from .search import time_budget
+
+        started = time.perf_counter()
+        _, hard = time_budget(limits, board.turn, self.searcher.move_overhead)
+        halt = threading.Event()
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(0.005):
+                late = hard is not None and time.perf_counter() - started >= hard
+                if late or (stop is not None and stop.is_set()):
+                    halt.set()
+                    return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            ranked = rank_root_moves(board, self.searcher, max((limits.depth or 2) - 1, 1), nodes=limits.nodes,
+                                     stop=halt)
+        finally:
+            done.set()
+            watcher.join()
+        if not ranked:  # out of time before the first move was scored: the search's quickest answer
+            return self.player.get_move(board, limits, stop=stop, use_book=False)
+        best = ranked[0].value
+        level = self.level
+        if best > MATE_VALUE // 2:  # a mate is seen: any mating move, no blunder out of it
+            candidates = [r for r in ranked if r.value > MATE_VALUE // 2]
+        else:
+            candidates = [r for r in ranked if r.value >= best - level.margin]
+        chosen = max(candidates, key=lambda r: r.value + self.rng.gauss(0.0, level.noise))
+        return MoveResult(chosen.move, "search", chosen.cp, chosen.mate, chosen.depth, chosen.depth,
+                          sum(r.nodes for r in ranked), time.perf_counter() - started, list(chosen.pv))
