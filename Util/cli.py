@@ -351,9 +351,12 @@ def _cmd_serve(args) -> int:
         print(f"serve: no folder {results}: compute tables first, e.g. python -m Util calculate KQvK "
               f"(or name a folder of .chessAI files with --results)", file=sys.stderr)
         return 2
-    if args.workers < 1 or args.cache_mb < 1 or args.max_connections < 1:
-        print("serve: --workers, --cache-mb and --max-connections must be 1 or more", file=sys.stderr)
+    if args.workers < 1 or args.cache_mb < 1 or args.max_connections < 1 or (args.search_workers or 1) < 1:
+        print("serve: --workers, --cache-mb, --max-connections and --search-workers must be 1 or more",
+              file=sys.stderr)
         return 2
+    if args.search_workers:
+        os.environ["CHESSAI_SEARCH_WORKERS"] = str(args.search_workers)  # read by search_pool in each process
     serve(args.host, args.port, results, args.workers, args.cache_mb, args.max_connections)
     return 0
 
@@ -475,7 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_verify)
 
     p = sub.add_parser("notebooks", help="run the notebook series headless, in order",
-                       description="Execute the numbered notebooks (01_... to 06_...) top to bottom, in order, from the "
+                       description="Execute the numbered notebooks (01_... to 07_...) top to bottom, in order, from the "
                                    "repository root. Executed copies go to Tests/executed/. A failing cell stops the "
                                    "run with a message naming the notebook and the cell (exit status 1).")
     p.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
@@ -501,6 +504,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="each process's cache of decoded table blocks, in MB (default 64)")
     p.add_argument("--max-connections", type=int, default=500,  # server.MAX_CONNECTIONS
                    help="open connections each process takes (default 500); one more is answered 503 and closed")
+    p.add_argument("--search-workers", type=int, default=None,
+                   help="processes searching for /api/move and /api/cloud-eval (default: one per core)")
     p.set_defaults(run=_cmd_serve)
     add_game_commands(sub)
     return parser

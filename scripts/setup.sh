@@ -10,8 +10,9 @@ SUDO=""
 # libgaviotatb1: Gaviota's C prober (validation); gaviotatb: the 3-piece tables;
 # stockfish: the engine notebook 05 compares the AI with (/usr/games/stockfish);
 # chromium: the browser the tests of notebook 03 and of the trainer page drive through Playwright;
-# nodejs, npm: install and bundle the trainer page's JavaScript (web/: chessground, esbuild).
-packages=(libgaviotatb1 gaviotatb stockfish chromium nodejs)
+# nodejs, npm: install and bundle the trainer page's JavaScript (web/: chessground, esbuild);
+# gnuchess-book: a public-domain Polyglot opening book, the whole-game AI's default book.
+packages=(libgaviotatb1 gaviotatb stockfish chromium nodejs gnuchess-book)
 # A Node.js from elsewhere (NodeSource's nodejs) brings its own npm and conflicts with Debian's package.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
@@ -41,6 +42,8 @@ print("\n".join(project["dependencies"] + project["optional-dependencies"]["test
 # The engine's compiled kernels: numba compiles them the first time on a machine (minutes), here on every
 # core at once; later runs load them from the cache beside the source.
 .venv/bin/python -m Util.kernels.precompile
+# The whole-game AI's kernels (move generation, evaluation, search), so that `python -m Util uci` is ready at once.
+.venv/bin/python -m Util.whole_game.precompile
 
 # The thesis keeps reference tables in ./gaviota (in git: its README only); offer Debian's 3-piece ones there,
 # each file that is not there yet (a file of the user's own is kept; a ./gaviota that is a link to a folder

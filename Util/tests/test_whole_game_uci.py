@@ -88,7 +88,7 @@ def python_chess_divide(board: chess.Board, depth: int) -> dict:
 def test_a_full_conversation(pipe):
     lines = pipe.until("uciok", 10) if pipe.send("uci") is None else None
     assert lines[0].startswith("id name")
-    for option in ("Hash", "OwnBook", "BookFile", "TablebasePath", "Move Overhead"):
+    for option in ("Hash", "OwnBook", "BookFile", "TablebasePath", "Move Overhead", "UCI_LimitStrength", "UCI_Elo"):
         assert any(line.startswith(f"option name {option} type") for line in lines), option
     pipe.send("isready")
     pipe.until("readyok", 60)
@@ -111,6 +111,26 @@ def test_a_full_conversation(pipe):
     expected = python_chess_divide(chess.Board(), 3)
     assert {move: int(n) for move, n in counted.items()} == expected
     assert lines[-2] == ""
+
+
+def test_uci_elo_plays_the_weakest_level_within_its_depth(pipe):
+    """UCI_LimitStrength with UCI_Elo at the lowest label plays level 1 (depth 2), however deep go asks;
+    its range is the levels' labels."""
+    from Util.whole_game.levels import LEVELS
+
+    lines = pipe.until("uciok", 10) if pipe.send("uci") is None else None
+    assert f"option name UCI_Elo type spin default {LEVELS[-1].elo} min {LEVELS[0].elo} max {LEVELS[-1].elo}" in lines
+    for option in ("OwnBook value false", "UCI_LimitStrength value true", f"UCI_Elo value {LEVELS[0].elo}"):
+        pipe.send(f"setoption name {option}")
+    pipe.send("isready")
+    pipe.until("readyok", 60)
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    pipe.send(f"position fen {fen}")
+    pipe.send("go depth 8")
+    lines = pipe.until("bestmove", 60)
+    assert chess.Move.from_uci(lines[-1].split()[1]) in chess.Board(fen).legal_moves
+    depths = [int(line.split()[2]) for line in lines if line.startswith("info depth")]
+    assert depths and max(depths) <= LEVELS[0].depth
 
 
 def test_perft_after_moves_and_from_a_fen(pipe):

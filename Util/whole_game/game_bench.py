@@ -189,7 +189,7 @@ def run_search_bench(seconds: float, repeat: int) -> int:
                      f"{statistics.median(rates) / max(rate, 1e-9):7.1f}")
         print(line, flush=True)
     if not have_sunfish:
-        print("(sunfish not installed: pip install sunfish)")
+        print("(sunfish not installed: .venv/bin/pip install --no-deps sunfish==2026.1)")
     return 0
 
 

@@ -65,7 +65,7 @@ def engine_spec(text: str, *, own_book: bool = False) -> EngineSpec:
         try:
             import sunfish  # noqa: F401  (only to say so if it is missing)
         except ImportError:
-            raise FileNotFoundError("sunfish is not installed: pip install sunfish (into the project's .venv)") from None
+            raise FileNotFoundError("sunfish is not installed: .venv/bin/pip install --no-deps sunfish==2026.1 (--no-deps: its metadata pins an older python-chess than ours, and sunfish itself needs none)") from None
         return EngineSpec("sunfish", "uci", [sys.executable, "-m", "sunfish"])
     if lowered == "stockfish":
         program = _program(["stockfish"]) or (STOCKFISH if Path(STOCKFISH).exists() else "")

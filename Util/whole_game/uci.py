@@ -38,7 +38,9 @@ ENGINE_NAME = "chessAI"
 AUTHOR = "the chessAI developers"
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "perft", "mate")
 MILLISECONDS = ("wtime", "btime", "winc", "binc", "movetime")
-SPIN_RANGES = {"Hash": (1, 4096), "Move Overhead": (0, 5000)}
+#: UCI_Elo's range: the labels of the weakest and the strongest level (Util.whole_game.levels.LEVELS).
+ELO_RANGE = (800, 2300)
+SPIN_RANGES = {"Hash": (1, 4096), "Move Overhead": (0, 5000), "UCI_Elo": ELO_RANGE}
 
 
 def format_info(info) -> str:
@@ -165,7 +167,7 @@ class UciEngine:
         self._player = None
         self.board = chess.Board()
         self.options: Dict[str, object] = {"Hash": 64, "OwnBook": True, "BookFile": "", "TablebasePath": "",
-                                           "Move Overhead": 30}
+                                           "Move Overhead": 30, "UCI_LimitStrength": False, "UCI_Elo": ELO_RANGE[1]}
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
         self._infinite = False
@@ -220,6 +222,8 @@ class UciEngine:
         self.say(f"option name BookFile type string default {default_book or '<empty>'}")
         self.say(f"option name TablebasePath type string default {default_tables}")
         self.say("option name Move Overhead type spin default 30 min 0 max 5000")
+        self.say("option name UCI_LimitStrength type check default false")
+        self.say(f"option name UCI_Elo type spin default {ELO_RANGE[1]} min {ELO_RANGE[0]} max {ELO_RANGE[1]}")
         self.say("uciok")
 
     def cmd_isready(self, _) -> None:
@@ -337,6 +341,10 @@ class UciEngine:
             tables = self.options["TablebasePath"] or DEFAULT
             self._player = factory(book=book, tablebase=tables, hash_mb=int(self.options["Hash"]),
                                    on_error=lambda message: self.say(f"info string {message}"))
+            if self.options["UCI_LimitStrength"]:
+                from .levels import LevelPlayer, level_for_elo
+
+                self._player = LevelPlayer(self._player, level_for_elo(int(self.options["UCI_Elo"])))
         return self._player
 
     def _finish_search(self) -> None:
