@@ -14,8 +14,8 @@ from typing import List, Optional
 
 import chess
 
-from .board_int import BoardIntError
-from .material import Material
+from .board.integer import BoardIntError
+from .board.material import Material
 from .whole_game.commands import add_game_commands
 from .whole_game.game_bench import add_bench_options
 
@@ -26,7 +26,7 @@ EPILOG = ("Tables are read from and written to S_n_Results/ by default; --result
 def _cmd_calculate(args) -> int:
     from concurrent.futures.process import BrokenProcessPool
 
-    from .calculation import calculation_order
+    from .calculation.store import calculation_order
 
     if args.all:
         materials = calculation_order(max_pieces=args.max_pieces)
@@ -84,7 +84,7 @@ def _calculate_apart(material, args, fresh: bool) -> str:
 def _calculate_one(material, args, fresh: bool) -> str:
     """Compute one table and write its file; the summary line.  The table is let go on return, before
     the next one starts (a 5-piece pawn table would otherwise hold 1 GB through the next one's peak)."""
-    from .calculation import calculate_table
+    from .calculation.store import calculate_table
 
     path, table, counts, counts_black = calculate_table(material, args.out, results_dir=args.results,
                                                         progress=not args.quiet,
@@ -95,8 +95,8 @@ def _calculate_one(material, args, fresh: bool) -> str:
 def _table_file_ok(material, results: Optional[Path] = None) -> bool:
     """Already computed: a finished table file is in the folder (its ZIP directory is checked, not its
     data, so that resuming ``--all`` after a hundred tables does not read a hundred gigabytes)."""
-    from .calculation import default_path
-    from .chessai_file import looks_finished
+    from .calculation.store import default_path
+    from .files.chessai import looks_finished
 
     return looks_finished(default_path(material, results), material)
 
@@ -114,7 +114,7 @@ def table_file(name: str, results: Optional[Path]) -> Path:
     :func:`~Util.sequence.load_s_n_sequence`, which looks it up in S_n_Results/.
 
     Raises FileNotFoundError, saying how to compute it, when DIR has no such table."""
-    from .material import MaterialError
+    from .board.material import MaterialError
 
     path = Path(name)
     if results is None or path.exists() or path.suffix == ".chessAI" or len(path.parts) > 1:
@@ -151,7 +151,7 @@ def _fens(args) -> List[str]:
 
 def _probe_answer(sequence, fen: str, dtm: bool) -> str:
     """The answer line for one FEN; a FEN that cannot be answered raises ValueError with the reason."""
-    from .material import material_of_board
+    from .board.material import material_of_board
 
     if len(fen.split()) < 2:
         raise ValueError("no side to move: add ' w' or ' b' after the board")
@@ -200,14 +200,14 @@ def _cmd_stats(args) -> int:
             print(f"black {n} {count}")
     print(f"total {sum(counts[chess.WHITE].values()) + sum(counts[chess.BLACK].values())}")
     if args.zugzwangs:
-        from .trainer import mutual_zugzwangs
+        from .play.trainer import mutual_zugzwangs
 
         print(f"mutual_zugzwangs {mutual_zugzwangs(sequence.table)}")
     return 0
 
 
 def _cmd_convert(args) -> int:
-    from .chessai_file import FORMAT_VERSION, ChessAIFileError, convert_file
+    from .files.chessai import FORMAT_VERSION, ChessAIFileError, convert_file
 
     folder = Path(args.results) if args.results else None
     paths = []
@@ -248,7 +248,7 @@ def _results_dir() -> Path:
 
 
 def _cmd_bench(args) -> int:
-    from .bench import DEFAULT_MATERIALS, FIVE_PIECE_MATERIALS, run_bench
+    from .bench.calculation import DEFAULT_MATERIALS, FIVE_PIECE_MATERIALS, run_bench
 
     if args.results is not None and not args.results.is_dir():
         print(f"bench: --results {args.results} is not a folder; give the folder of computed tables "
@@ -258,8 +258,8 @@ def _cmd_bench(args) -> int:
         from .whole_game.game_bench import run_game_bench
         return run_game_bench(args)
     if args.probe:
-        from .probe_bench import run_probe_bench
-        from .validation import reference_folder
+        from .bench.probe import run_probe_bench
+        from .validation.references import reference_folder
 
         run_probe_bench(args.results or _results_dir(), args.count, args.gaviota or reference_folder("gaviota"))
         return 0
@@ -268,12 +268,12 @@ def _cmd_bench(args) -> int:
 
 
 def _cmd_verify(args) -> int:
-    from .bench import DEFAULT_MATERIALS
-    from .calculation import TableStore, all_materials
-    from .gaviota_native import GaviotaUnavailable, NativeGaviota
+    from .bench.calculation import DEFAULT_MATERIALS
+    from .calculation.store import TableStore, all_materials
+    from .validation.gaviota_native import GaviotaUnavailable, NativeGaviota
     from .sequence import SnSequence
-    from .one_ply import one_ply_check
-    from .validation import ReferenceMissing, exhaustive_against_gaviota, find_reference_folder
+    from .validation.one_ply import one_ply_check
+    from .validation.references import ReferenceMissing, exhaustive_against_gaviota, find_reference_folder
 
     store = TableStore(args.results, progress=not args.quiet)
     materials = args.material or DEFAULT_MATERIALS
@@ -324,7 +324,7 @@ def _cmd_verify(args) -> int:
 
 
 def _cmd_notebooks(args) -> int:
-    from .series import EXECUTED_DIR, NotebookCellError, parse_parameter, run_series, series_notebooks
+    from .notebook.series import EXECUTED_DIR, NotebookCellError, parse_parameter, run_series, series_notebooks
 
     notebooks = series_notebooks()
     if args.only:
@@ -344,7 +344,7 @@ def _cmd_notebooks(args) -> int:
 
 
 def _cmd_serve(args) -> int:
-    from .server import RESULTS_DIR, serve
+    from .server.app import RESULTS_DIR, serve
 
     results = args.results or RESULTS_DIR
     if not Path(results).is_dir():

@@ -1,7 +1,7 @@
 """The thesis's look-up API: S_n sequences, finding a board's n, the AI's move.
 
 ``load_s_n_sequence(filename)`` returns an :class:`SnSequence`; item n is
-the set S_n of board integers (:mod:`Util.board_int`), supporting
+the set S_n of board integers (:mod:`Util.board.integer`), supporting
 ``board_int in s_n``, ``len(s_n)`` (distinct boards) and iteration.
 A membership test folds the board by symmetry and reads one byte from the
 table, so it costs microseconds, not a search.
@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Tuple
 import chess
 import numpy as np
 
-from .board_int import BoardIntError, board_squares, integer_squares
-from .dtm_values import UNKNOWN
+from .board.integer import BoardIntError, board_squares, integer_squares
+from .table.values import UNKNOWN
 from .folders import RESULTS_DIR
-from .material import Material, MaterialError, material_of_board
+from .board.material import Material, MaterialError, material_of_board
 from .tablebase import Tablebase, dtm_with_en_passant
 
 if TYPE_CHECKING:
-    from .dtm_table import DtmTable
-    from .table_protocols import PositionTable, TableSource
+    from .table.dtm_table import DtmTable
+    from .table.protocols import PositionTable, TableSource
 
 __all__ = ["SnSet", "SnSequence", "load_s_n_sequence", "find_situation_in_sequence", "find_next_move"]
 
@@ -53,7 +53,7 @@ class SnSet:
         return self.sequence.board_counts.get(self.n, 0)
 
     def __iter__(self) -> Iterator[int]:
-        from .expansion import boards_in_s_n  # the scan's machinery, which a probe does not need
+        from .calculation.boards import boards_in_s_n  # the scan's machinery, which a probe does not need
 
         return (int(x) for x in boards_in_s_n(self.sequence.table, self.n, self.sequence.winner == chess.WHITE))
 
@@ -68,10 +68,10 @@ class SnSequence(SequenceABC):
     def __init__(self, table: "PositionTable", board_counts: Dict[int, int], store: Optional["TableSource"] = None,
                  path: Optional[Path] = None, board_counts_black: Optional[Dict[int, int]] = None,
                  winner: chess.Color = chess.WHITE):
-        """``table``: a :class:`~Util.table_protocols.PositionTable` (a :class:`Util.dtm_table.DtmTable` or a
-        :class:`Util.block_table.BlockTable`); ``store``: a :class:`~Util.table_protocols.TableSource`, where
+        """``table``: a :class:`~Util.table.protocols.PositionTable` (a :class:`Util.table.dtm_table.DtmTable` or a
+        :class:`Util.probing.block_table.BlockTable`); ``store``: a :class:`~Util.table.protocols.TableSource`, where
         the tables that captures and promotions lead into come from (a :class:`Util.tablebase.Tablebase`, or a
-        :class:`Util.calculation.TableStore` that computes them); by default a Tablebase over the
+        :class:`Util.calculation.store.TableStore` that computes them); by default a Tablebase over the
         folder of ``path`` (or ``S_n_Results``) that computes a missing table in memory."""
         self.table = table
         self.material: Material = table.material
@@ -86,7 +86,7 @@ class SnSequence(SequenceABC):
     @classmethod
     def from_store(cls, store: "TableSource", material) -> "SnSequence":
         """The sequence of ``material`` from a store: a :class:`Util.tablebase.Tablebase` (its file read
-        block by block, the counts from its header) or a :class:`Util.calculation.TableStore` (loaded
+        block by block, the counts from its header) or a :class:`Util.calculation.store.TableStore` (loaded
         whole or computed in memory, the boards counted)."""
         white, black = store.counts(material)
         return cls(store.table(material), white, store=store, board_counts_black=black)

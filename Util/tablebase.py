@@ -31,11 +31,11 @@ from typing import Callable, List, Optional, Union
 
 import chess
 
-from .block_cache import DEFAULT_CACHE_BYTES
-from .dtm_values import UNKNOWN
+from .probing.block_cache import DEFAULT_CACHE_BYTES
+from .table.values import UNKNOWN
 from .folders import RESULTS_DIR
-from .material import Material, MaterialError, material_of_board
-from .table_folder import MissingTableError, Table, TableFolder
+from .board.material import Material, MaterialError, material_of_board
+from .probing.table_folder import MissingTableError, Table, TableFolder
 
 __all__ = ["MissingTableError", "MoveProbe", "PositionError", "Table", "Tablebase", "dtm_with_en_passant",
            "open_tablebase"]
@@ -76,7 +76,7 @@ class MoveProbe:
 
 
 class Tablebase(TableFolder):
-    """The tables in ``directory`` (a :class:`Util.table_folder.TableFolder`), probed position by position;
+    """The tables in ``directory`` (a :class:`Util.probing.table_folder.TableFolder`), probed position by position;
     see the module's docstring.  ``cache_bytes``: limit of the cache of decoded blocks shared by all
     tables."""
 

@@ -22,9 +22,9 @@ and write the value into all (see :mod:`Util.kernels.entries`).
 
 **Other materials.**  A capture leads into a smaller table and a promotion
 into another table; these tables are finished first and their values enter
-this table as "exits" (:mod:`Util.exits`) at the ply they decide.  A double
+this table as "exits" (:mod:`Util.rules.exits`) at the ply they decide.  A double
 step beside an enemy pawn allows the capture en passant on the next move
-only; those few moves are evaluated on their own (:mod:`Util.en_passant`).
+only; those few moves are evaluated on their own (:mod:`Util.rules.en_passant`).
 """
 
 from .compute import CheckpointCallback, ProgressCallback, compute_table

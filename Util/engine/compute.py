@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from ..dtm_table import DtmTable
-from ..layout import Layout
-from ..material import Material
-from ..memory import return_freed_memory
-from ..parallel import Threads, core_count
+from ..table.dtm_table import DtmTable
+from ..table.index_scheme import Layout
+from ..board.material import Material
+from ..runtime.memory import return_freed_memory
+from ..runtime.parallel import Threads, core_count
 from .policy import EnginePolicy
 
 if TYPE_CHECKING:  # the modules that import numba are loaded when a calculation starts

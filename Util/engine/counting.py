@@ -18,9 +18,9 @@ from typing import Optional
 
 import numpy as np
 
-from ..dtm_values import UNKNOWN
+from ..table.values import UNKNOWN
 from ..kernels import counters as counter_kernels
-from ..layout import Layout
+from ..table.index_scheme import Layout
 from .frontiers import Frontier
 from .jobs import collect
 from .state import BLACK, SIDES, WHITE, WorkingTable

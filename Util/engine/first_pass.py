@@ -5,7 +5,7 @@ move) and sets the in-check bits (:mod:`Util.kernels.legality`); it gives
 every position of a side that can lose its exit byte, the best result of a
 capture or promotion into a smaller table (:mod:`Util.kernels.exits`), and
 lists, per ply, the positions such a move decides; and it finds the en
-passant double steps (:mod:`Util.en_passant`).  It is the only pass that
+passant double steps (:mod:`Util.rules.en_passant`).  It is the only pass that
 reads the sub-tables: with ``release_subtables`` it lets them go as soon
 as it can.
 """
@@ -17,13 +17,13 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..dtm_values import DRAW, ILLEGAL, NO_EXIT
-from ..en_passant import DoubleSteps, capture_exits, double_step_candidates, find_double_steps
-from ..exits import ExitFinder, SubTables
+from ..table.values import DRAW, ILLEGAL, NO_EXIT
+from ..rules.en_passant import DoubleSteps, capture_exits, double_step_candidates, find_double_steps
+from ..rules.exits import ExitFinder, SubTables
 from ..kernels.exits import ExitPass
 from ..kernels.legality import mark_legality
-from ..material import Material
-from ..moves import successors
+from ..board.material import Material
+from ..rules.moves import successors
 from .frontiers import ExitList, ExitScan
 from .state import BLACK, SIDES, WHITE, WorkingTable
 

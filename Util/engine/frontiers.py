@@ -15,9 +15,9 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from ..dtm_values import DRAW, NO_EXIT, UNKNOWN
+from ..table.values import DRAW, NO_EXIT, UNKNOWN
 from ..kernels.sorting import bucket_by_value, group_exit_bytes
-from ..parallel import Threads
+from ..runtime.parallel import Threads
 
 
 @dataclass

@@ -26,10 +26,10 @@ from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
-from ..dtm_table import CHUNK
-from ..dtm_values import ILLEGAL, undecided
+from ..table.dtm_table import CHUNK
+from ..table.values import ILLEGAL, undecided
 from ..kernels.sorting import sort_distinct
-from ..layout import Layout
+from ..table.index_scheme import Layout
 from .frontiers import Frontier, FrontierScan, spans, spans_of
 from .state import BLACK, WHITE, WorkingTable
 

@@ -26,8 +26,8 @@ from typing import List, Tuple
 
 import numpy as np
 
-from ..dtm_table import CHUNK
-from ..dtm_values import ILLEGAL, UNKNOWN, to_unknown_from
+from ..table.dtm_table import CHUNK
+from ..table.values import ILLEGAL, UNKNOWN, to_unknown_from
 from ..kernels import counters as counter_kernels
 from ..kernels import plies as ply_kernels
 from .counting import LossCounters

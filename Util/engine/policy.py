@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..dtm_values import DEEPEST
+from ..table.values import DEEPEST
 
 
 @dataclass(frozen=True)

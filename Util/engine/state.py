@@ -1,7 +1,7 @@
 """The table being computed: its two DTM arrays and what the passes keep beside them.
 
 One :class:`WorkingTable` is shared by the first pass, the counters and the
-plies.  Besides the DTM arrays (see :mod:`Util.dtm_values` for what a byte
+plies.  Besides the DTM arrays (see :mod:`Util.table.values` for what a byte
 means inside the engine) it holds, per side that can lose, the in-check
 bits (until the mates are found) and the exit bytes, the en passant double
 steps, and the packed layout the kernels read.
@@ -13,14 +13,14 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ..dtm_table import CHUNK
-from ..dtm_values import UNKNOWN
-from ..en_passant import DoubleSteps
+from ..table.dtm_table import CHUNK
+from ..table.values import UNKNOWN
+from ..rules.en_passant import DoubleSteps
 from ..kernels.board import PackedLayout
 from ..kernels.counters import count_undecided
-from ..layout import Layout
-from ..material import Material
-from ..parallel import Threads
+from ..table.index_scheme import Layout
+from ..board.material import Material
+from ..runtime.parallel import Threads
 from .frontiers import Frontier, FrontierScan, indices_equal, spans
 from .policy import EnginePolicy
 
@@ -44,10 +44,10 @@ class WorkingTable:
         # ILLEGAL marks): a copy beside them would add a gigabyte to a five-piece pawn table's first pass.
         self.dtm = values or (filled(size, UNKNOWN, threads), filled(size, UNKNOWN, threads))
         # Per side that can lose: one check bit per index (until the mates are found), and the exit byte
-        # (see Util.exits), found once so that the forward checks need not redo captures.
+        # (see Util.rules.exits), found once so that the forward checks need not redo captures.
         self.in_check = [np.zeros(-(-size // 8), dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
         self.exit_value = [np.zeros(size, dtype=np.uint8) if self.can_lose[s] else None for s in SIDES]
-        self.double_steps = [DoubleSteps.empty(), DoubleSteps.empty()]  # see Util.en_passant
+        self.double_steps = [DoubleSteps.empty(), DoubleSteps.empty()]  # see Util.rules.en_passant
         #: The layout as the kernels read it; its ``floor`` says where the loss counters live (see
         #: counting.LossCounters).
         self.packed = PackedLayout.of(self.layout)

@@ -17,8 +17,8 @@ on those listed before it, and none imports the engine:
 * :mod:`~Util.kernels.sorting`: exits grouped by ply, positions put in order,
   bytes counted;
 * :mod:`~Util.kernels.legality` and :mod:`~Util.kernels.exits`: the first
-  pass's rules and exit bytes (the compiled twins of :mod:`Util.rules` and
-  :mod:`Util.exits`);
+  pass's rules and exit bytes (the compiled twins of :mod:`Util.rules.legality` and
+  :mod:`Util.rules.exits`);
 * :mod:`~Util.kernels.precompile`: :func:`~Util.kernels.precompile.warm_up`
   loads every kernel's compiled code (cached on disk: compiled once per machine).
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..dtm_values import ILLEGAL, NO_EXIT, UNKNOWN
+from ..table.values import ILLEGAL, NO_EXIT, UNKNOWN
 from .board import (BLACK_PAWN, MAX_UNMOVES, WHITE_PAWN, append_moves, append_piece_moves, decode, enemy_pawns,
                     index_after_move, kind_of, occupancy_of, piece_in_check_order, target_squares)
 from .entries import entry_to_use, is_undecided

@@ -1,16 +1,16 @@
 """The packed index and one position's moves, compiled.
 
 Everything a kernel must know about a material is in a :class:`PackedLayout`
-(:class:`Util.layout.Layout`, the index scheme, as a few integers, so that
+(:class:`Util.table.index_scheme.Layout`, the index scheme, as a few integers, so that
 one compiled kernel serves every material), and the tables of this module:
 piece kinds, the squares a piece reaches, the white king's canonical
 squares and the symmetries that fold it there.  Here an index is decoded
 into its squares, a piece's moves (or un-moves) are listed, and the index
 after a move is computed.
 
-Moves generated here are exactly those of :mod:`Util.moves`: no captures
-and no promotions (those are the exits, :mod:`Util.exits`), no double step
-beside an enemy pawn (:mod:`Util.en_passant`), the white king folded back
+Moves generated here are exactly those of :mod:`Util.rules.moves`: no captures
+and no promotions (those are the exits, :mod:`Util.rules.exits`), no double step
+beside an enemy pawn (:mod:`Util.rules.en_passant`), the white king folded back
 onto its canonical squares by symmetry.  Compiled code is cached on disk
 (``cache=True``): only the first run on a machine compiles
 (:mod:`Util.kernels.precompile`).
@@ -23,12 +23,12 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from numba import njit
 
-from ..dtm_values import UNKNOWN
-from ..geometry import KING_STEP, KNIGHT_STEP, RAYS
-from ..layout import Layout
-from ..material import Material
-from ..moves import EP_NEIGHBOURS
-from ..symmetry import TRANSFORMS, Swap_Type
+from ..table.values import UNKNOWN
+from ..rules.geometry import KING_STEP, KNIGHT_STEP, RAYS
+from ..table.index_scheme import Layout
+from ..board.material import Material
+from ..rules.moves import EP_NEIGHBOURS
+from ..board.symmetry import TRANSFORMS, Swap_Type
 
 #: Piece kinds, as the kernels number them.
 KING, KNIGHT, BISHOP, ROOK, QUEEN, WHITE_PAWN, BLACK_PAWN = range(7)
@@ -92,7 +92,7 @@ def pack_small(values: Sequence[int], bits: int = 4) -> int:
 
 
 class PackedLayout(NamedTuple):
-    """A :class:`Layout` as a few integers, for the kernels (see Util.layout for the index).
+    """A :class:`Layout` as a few integers, for the kernels (see Util.table.index_scheme for the index).
 
     Integers, not arrays: numba counts references to every array a
     compiled function is handed, with an atomic instruction that two cores

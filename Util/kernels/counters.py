@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..dtm_values import ILLEGAL, NO_EXIT, UNKNOWN
+from ..table.values import ILLEGAL, NO_EXIT, UNKNOWN
 from .blocks import BLOCK, CANDIDATES, block_predecessors, keep_undecided, scratch_buffers, start_value
 from .board import (BIT, BLACK_PAWN, DIAGONAL_SQUARE, EP_NEIGHBOUR_BITS, FOLD_ROW, KING, KNIGHT, MAX_UNMOVES, QUEEN,
                     RAY_SQUARES, SLOT_OF_SQUARE, STEP_SQUARES, TRANSFORM_ROWS, WHITE_PAWN, append_moves, colour_of,

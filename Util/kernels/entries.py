@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..dtm_values import ILLEGAL, UNKNOWN
+from ..table.values import ILLEGAL, UNKNOWN
 from .board import DIAGONAL_ROW, DIAGONAL_SQUARE, SQUARE_OF_SLOT, TRANSFORM_ROWS, listed_piece, stride
 
 # ---- a position's entries: one does the work of all ---------------------------------------------------

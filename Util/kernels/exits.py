@@ -1,8 +1,8 @@
-"""The exits of :mod:`Util.exits`, compiled: the exit byte of one position at a time.
+"""The exits of :mod:`Util.rules.exits`, compiled: the exit byte of one position at a time.
 
 The first pass of the engine gives every position its exit byte: the best
 result a capture or promotion gives the side to move, looked up in the
-smaller table that move leads into.  :class:`Util.exits.ExitFinder` states
+smaller table that move leads into.  :class:`Util.rules.exits.ExitFinder` states
 it on whole numpy arrays (and still serves the few en passant captures);
 this module does the same per position with numba, for the whole table.
 On numpy arrays the pass built temporary arrays for every move kind and
@@ -25,11 +25,11 @@ import numpy as np
 from numba import njit
 from numba.typed import List as TypedList
 
-from ..dtm_table import DtmTable
-from ..dtm_values import DRAW, ILLEGAL, NO_EXIT
-from ..exits import PromotionSlice, SubTables, child_moves
-from ..layout import Layout
-from ..material import Material
+from ..table.dtm_table import DtmTable
+from ..table.values import DRAW, ILLEGAL, NO_EXIT
+from ..rules.exits import PromotionSlice, SubTables, child_moves
+from ..table.index_scheme import Layout
+from ..board.material import Material
 from .board import (BIT, BLACK_PAWN, FOLD_ROW, KIND_OF_LETTER, SLOT_OF_SQUARE, TRANSFORM_ROWS, WHITE_PAWN,
                     PackedLayout, colour_of, decode, kind_of, occupancy_of, pack_small, stride)
 from .legality import ADJACENT, ATTACKS, attacks
@@ -51,7 +51,7 @@ class ExitMoves(NamedTuple):
 
 def exit_moves(layout: Layout, side: int, subtables: SubTables) -> ExitMoves:
     """Every kind of capture or promotion of ``side`` (0 White, 1 Black) in ``layout``'s material
-    (:func:`Util.exits.child_moves`), and how the position after it is found in its table: the same
+    (:func:`Util.rules.exits.child_moves`), and how the position after it is found in its table: the same
     moves as ExitFinder.values.
 
     A row says: piece ``MOVER`` goes to the square of piece ``CAPTURED`` (or, -1, a pawn steps forward),
@@ -62,7 +62,7 @@ def exit_moves(layout: Layout, side: int, subtables: SubTables) -> ExitMoves:
     XOR ``FLIP`` (56 where the child's table is stored with the colours the other way round, which turns
     the board round).  Its letters (``KINDS``, ``COLOURS`` packed as in PackedLayout) and ``PAWNS`` are
     those of the stored table, in which ``WHITE_TO_MOVE`` says who is to move.  Where only the part of
-    that table that promotions reach is kept (a :class:`Util.exits.PromotionSlice`), ``PART_SHIFT`` and
+    that table that promotions reach is kept (a :class:`Util.rules.exits.PromotionSlice`), ``PART_SHIFT`` and
     ``PART_RANK`` are its shift and rank (else -1).
     """
     rows, tables, table_ids = [], [], {}
@@ -119,7 +119,7 @@ class ExitPass:
 
 @njit(nogil=True, cache=True, inline="always")
 def _rank(value):
-    """How good an exit byte is for the mover (as Util.exits.outcome_rank): a faster mate higher, then a
+    """How good an exit byte is for the mover (as Util.rules.exits.outcome_rank): a faster mate higher, then a
     draw, then a slower defeat; NO_EXIT lowest."""
     if value == NO_EXIT:
         return -1
@@ -257,7 +257,7 @@ def _child_index(squares, rows, child, r, target):
     shift = rows[r, PART_SHIFT]
     if shift < 0:
         return index
-    # kept: only the entries with the promoted piece on its rank (Util.exits.PromotionSlice.index)
+    # kept: only the entries with the promoted piece on its rank (Util.rules.exits.PromotionSlice.index)
     file = ((index >> shift) & 63) - 8 * rows[r, PART_RANK]
     return ((index >> (shift + 6)) << (shift + 3)) | (file << shift) | (index & ((1 << shift) - 1))
 

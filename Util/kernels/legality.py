@@ -1,13 +1,13 @@
-"""The rules of :mod:`Util.rules`, compiled: legality and check of one position at a time.
+"""The rules of :mod:`Util.rules.legality`, compiled: legality and check of one position at a time.
 
 The engine's first pass (:mod:`Util.engine.first_pass`) visits every index of a table once:
 is the position legal with White to move, with Black to move, and who is
-in check.  :mod:`Util.rules` answers that for whole numpy arrays; here the
+in check.  :mod:`Util.rules.legality` answers that for whole numpy arrays; here the
 same rules run position by position with numba (:func:`status`), without
 the temporary arrays, and :func:`mark_legality` applies them to 64
 neighbouring indices at a time, which differ only in the last piece's
 square.  The rules are python-chess's ``Board.is_valid()`` (see
-:mod:`Util.rules`).
+:mod:`Util.rules.legality`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..dtm_values import ILLEGAL
-from ..geometry import (BETWEEN, BLACK_PAWN_ATTACKS, KING_ADJACENT, KNIGHT_ATTACKS, LINE, LINE_KIND, RANK_OF,
+from ..table.values import ILLEGAL
+from ..rules.geometry import (BETWEEN, BLACK_PAWN_ATTACKS, KING_ADJACENT, KNIGHT_ATTACKS, LINE, LINE_KIND, RANK_OF,
                         WHITE_PAWN_ATTACKS)
 from .board import BISHOP, BIT, BLACK_PAWN, KING, KNIGHT, QUEEN, ROOK, WHITE_PAWN, colour_of, decode, kind_of
 

@@ -15,9 +15,9 @@ from typing import Callable, List
 
 import numpy as np
 
-from ..dtm_values import NO_EXIT, UNKNOWN
-from ..layout import Layout
-from ..material import Material
+from ..table.values import NO_EXIT, UNKNOWN
+from ..table.index_scheme import Layout
+from ..board.material import Material
 from .board import PackedLayout
 from .counters import (clear_counters, count_losses, count_undecided, count_white_runs, counter_floor,
                        set_first_counters, set_white_counters)
@@ -97,7 +97,7 @@ def _run_step(index: int) -> int:
 def compile_on_all_cores(workers: int = 0) -> float:
     """Compile (or load) every kernel in ``workers`` processes (default: one per core) taking the steps in
     turn, so that the cache beside the source holds them all; returns the seconds it took."""
-    from ..parallel import core_count, map_chunks
+    from ..runtime.parallel import core_count, map_chunks
 
     start = time.perf_counter()
     steps = list(range(len(STEPS)))

@@ -4,7 +4,7 @@ import random
 
 import chess
 
-from Util.material import Material
+from Util.board.material import Material
 
 
 def random_boards(material: str, count: int, seed: int):

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from Util.calculation import TableStore
-from Util.gaviota_native import GaviotaUnavailable, NativeGaviota
+from Util.calculation.store import TableStore
+from Util.validation.gaviota_native import GaviotaUnavailable, NativeGaviota
 from Util.sequence import SnSequence
-from Util.validation import open_syzygy, reference_folder
+from Util.validation.references import open_syzygy, reference_folder
 
 
 @pytest.fixture(scope="session")
@@ -23,9 +23,9 @@ def store(tmp_path_factory) -> TableStore:
 def table_folder(store, tmp_path_factory):
     """``write(material)``: the folder of table files (format 4) into which the material's table and those
     it leads into have been written from the store; ``write.folder`` is that folder."""
-    from Util.chessai_file import save_table
-    from Util.expansion import board_counts_by_winner
-    from Util.material import Material
+    from Util.files.chessai import save_table
+    from Util.calculation.boards import board_counts_by_winner
+    from Util.board.material import Material
 
     folder = tmp_path_factory.mktemp("table_files")
 
@@ -49,7 +49,7 @@ def table_folder(store, tmp_path_factory):
 def served_tables(table_folder, tmp_path_factory) -> Path:
     """A folder holding exactly the tables the server's tests serve (``served.MATERIALS`` and those they lead
     into), linked from ``table_folder``'s files: no table is computed twice in a session."""
-    from Util.calculation import calculation_order
+    from Util.calculation.store import calculation_order
     from Util.tests.served import MATERIALS
 
     folder = tmp_path_factory.mktemp("served_tables")

@@ -4,7 +4,7 @@ mate, pieces on both sides, pawns with en passant."""
 
 import pytest
 
-from Util.bench import DEFAULT_MATERIALS
+from Util.bench.calculation import DEFAULT_MATERIALS
 
 QUICK = ("KQvK", "KBNvK", "KQvKR", "KPvKP")
 

@@ -7,7 +7,7 @@ the public API (board -> symmetry fold -> table), so the whole path is checked.
 import pytest
 
 from Util.tests.materials import EVERY_TABLE
-from Util.validation import exhaustive_against_gaviota, sample_against_gaviota, sample_against_syzygy
+from Util.validation.references import exhaustive_against_gaviota, sample_against_gaviota, sample_against_syzygy
 
 SAMPLE = 2000
 

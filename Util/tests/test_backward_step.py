@@ -5,12 +5,12 @@ import random
 import chess
 import pytest
 
-from Util.backward_step import (check_black_determinism, integer_to_key, key_to_board, key_to_integer,
+from Util.calculation.backward_step import (check_black_determinism, integer_to_key, key_to_board, key_to_integer,
                                 position_key, predecessors, solve, un_promotions)
-from Util.board_int import to_integer
-from Util.material import Material
+from Util.board.integer import to_integer
+from Util.board.material import Material
 from Util.sequence import SnSequence
-from Util.step_timing import sets_that_differ, solution_from_sequence
+from Util.bench.step_timing import sets_that_differ, solution_from_sequence
 
 
 def sample_boards(store, name, count, seed):

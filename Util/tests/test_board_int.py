@@ -3,9 +3,9 @@
 import chess
 import pytest
 
-from Util.board_int import BoardIntError, to_board, to_integer
-from Util.material import Material
-from Util.validation import random_legal_boards
+from Util.board.integer import BoardIntError, to_board, to_integer
+from Util.board.material import Material
+from Util.validation.references import random_legal_boards
 
 
 def _pack(squares, white_to_move=True):

@@ -1,4 +1,4 @@
-"""Notebook 03's board widget (Util/board_widget.py) on the Python side: what it gives chessground, and a
+"""Notebook 03's board widget (Util/notebook/board_widget.py) on the Python side: what it gives chessground, and a
 move made on it taking the same path through the game as a typed one (the browser test drags it by mouse)."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import warnings
 import chess
 import pytest
 
-from Util.board_widget import (BUNDLE_DIR, ChessBoardWidget, StaleBundleWarning, legal_destinations, move_from_board,
+from Util.notebook.board_widget import (BUNDLE_DIR, ChessBoardWidget, StaleBundleWarning, legal_destinations, move_from_board,
                                 read_bundle)
-from Util.calculation import calculate
-from Util.game import PlaySession, create_board, table_for
-from Util.game_records import read_history
-from Util.widgets import PlayWidget
+from Util.calculation.store import calculate
+from Util.play.game import PlaySession, create_board, table_for
+from Util.play.records import read_history
+from Util.notebook.play_widget import PlayWidget
 
 POSITIONS = [
     chess.STARTING_FEN,

@@ -10,8 +10,8 @@ own Gaviota prober, which resolves en passant itself.
 import chess
 import pytest
 
-from Util.calculation import TableStore, all_materials, calculation_order
-from Util.material import Material, MaterialError
+from Util.calculation.store import TableStore, all_materials, calculation_order
+from Util.board.material import Material, MaterialError
 from Util.tests.boards import en_passant_boards, random_boards
 
 
@@ -54,7 +54,7 @@ def test_boards_with_the_colours_swapped_get_gaviotas_signed_dtm(material, seque
 def test_the_sets_in_which_black_mates(sequence_of, python_gaviota):
     """In KQvKR Black mates too (a rook against a badly placed king): ``sequence.black[n]`` holds those
     boards, Black to move for odd n, White to move (and mated) for even n, as Gaviota says."""
-    from Util.board_int import to_board
+    from Util.board.integer import to_board
 
     sequence = sequence_of("KQvKR").black
     assert sequence.winner == chess.BLACK and len(sequence) > 4
@@ -105,9 +105,9 @@ def test_one_ply_check_passes_on_tables_and_catches_a_shifted_value(store, tmp_p
     """The check used for the five-piece tables with pieces on both sides: on KPvKP (en passant, both
     winners) it finds nothing, and on a copy with one set's n changed it finds those positions."""
 
-    from Util.dtm_table import DtmTable
+    from Util.table.dtm_table import DtmTable
     from Util.sequence import SnSequence
-    from Util.one_ply import one_ply_check
+    from Util.validation.one_ply import one_ply_check
 
     table = store.get("KPvKP")
     result = one_ply_check(SnSequence(table, {}, store=store), per_value=12)
@@ -129,8 +129,8 @@ def test_the_one_ply_sample_holds_every_value_in_its_quota(store):
     its value, none twice, and a value with fewer boards than the quota is taken whole."""
     import numpy as np
 
-    from Util.dtm_values import UNKNOWN
-    from Util.one_ply import samples_by_value
+    from Util.table.values import UNKNOWN
+    from Util.validation.one_ply import samples_by_value
 
     table = store.get("KQvKR")
     rare = 0
@@ -149,7 +149,7 @@ def test_the_one_ply_sample_holds_every_value_in_its_quota(store):
 def test_gaviota_checks_of_notebook_06_cover_both_winners(sequence_of):
     """compare_with_gaviota looks at the sets of both winners of KQvKR, matchrate at boards won by either
     side; both must agree with Gaviota."""
-    from Util.validation import compare_with_gaviota, matchrate, reference_folder
+    from Util.validation.references import compare_with_gaviota, matchrate, reference_folder
 
     folder = reference_folder("gaviota")
     if not (folder / "kqkr.gtb.cp4").exists():

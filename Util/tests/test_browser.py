@@ -18,8 +18,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from Util.calculation import calculate
-from Util.series import inject_parameters
+from Util.calculation.store import calculate
+from Util.notebook.series import inject_parameters
 from Util.tests.parts import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
@@ -206,9 +206,9 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
     history file; a bad entry changes nothing."""
     import chess
 
-    from Util.calculation import TableStore
+    from Util.calculation.store import TableStore
     from Util.sequence import SnSequence
-    from Util.trainer import WIN, move_outcomes, verdict
+    from Util.play.trainer import WIN, move_outcomes, verdict
 
     with _served(tmp_path, "KQvKR", {"PLAY_AS": "white", "START_FEN": KQKR_START}) as (url, games, log):
         sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvKR")
@@ -271,10 +271,10 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
     for a typed move; the board then takes no move of the AI's pieces."""
     import chess
 
-    from Util.calculation import TableStore
-    from Util.game_records import read_history
+    from Util.calculation.store import TableStore
+    from Util.play.records import read_history
     from Util.sequence import SnSequence
-    from Util.trainer import verdict
+    from Util.play.trainer import verdict
 
     with _served(tmp_path, "KQvK", {}) as (url, games, log):
         sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvK")
@@ -355,9 +355,9 @@ def test_the_page_opens_on_the_game_and_another_game_replaces_it(tmp_path):
     """The first thing on the page is the game (board, status, buttons, chooser) within the first screen,
     above the chapter's prose; the chooser says which distances the table holds, refuses one it does not
     hold with them, and its game replaces the first: one board, no status of the old game left."""
-    from Util.calculation import TableStore
+    from Util.calculation.store import TableStore
     from Util.sequence import SnSequence
-    from Util.trainer import distances, distances_text
+    from Util.play.trainer import distances, distances_text
 
     with _served(tmp_path, "KQvK", {}) as (url, games, log):
         sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvK")

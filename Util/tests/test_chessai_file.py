@@ -8,10 +8,10 @@ import zipfile
 import numpy as np
 import pytest
 
-from Util.chessai_file import (FORMAT_VERSION, ChessAIFileError, load_sides, load_table, load_table_with_counts,
+from Util.files.chessai import (FORMAT_VERSION, ChessAIFileError, load_sides, load_table, load_table_with_counts,
                                save_table, save_table_version_3)
-from Util.expansion import board_counts, board_counts_by_winner
-from Util.material import Material
+from Util.calculation.boards import board_counts, board_counts_by_winner
+from Util.board.material import Material
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +83,9 @@ def test_the_deepest_value_is_kept_in_a_table_and_illegal_dropped_in_a_checkpoin
     """Byte 254 is the deepest S_n in a finished table (KPPvKP's Black to move, mated in 254 plies) and
     the engine's ILLEGAL mark in a checkpoint saved from its arrays: the file keeps the one and writes
     UNKNOWN for the other."""
-    from Util.chessai_file import load_checkpoint, save_checkpoint
-    from Util.dtm_table import DtmTable
-    from Util.dtm_values import DEEPEST, ILLEGAL, UNKNOWN
+    from Util.files.chessai import load_checkpoint, save_checkpoint
+    from Util.table.dtm_table import DtmTable
+    from Util.table.values import DEEPEST, ILLEGAL, UNKNOWN
 
     original = store.get("KQvKR")
     deep = np.flatnonzero(original.dtm_black == 2)[:5]  # legal positions, all distinct in the file
@@ -121,7 +121,7 @@ def test_one_side_is_read_as_the_whole_file_holds_it(material, store, tmp_path):
 def test_a_side_read_a_piece_at_a_time_is_the_side_written(piece, store, tmp_path, monkeypatch):
     """The reader takes each side's data in pieces (so a 5-piece side never exists twice in memory):
     pieces that end anywhere inside the data, and the checksum over them, give the table written."""
-    from Util import chessai_file
+    from Util.files import chessai as chessai_file
 
     original = store.get("KQvKR")
     path = save_table_version_3(original, tmp_path / "KQvKR.chessAI", *board_counts_by_winner(original))
@@ -160,7 +160,7 @@ def test_pieces_made_ahead_give_the_one_shot_stream(material, store, tmp_path):
     the plain payload gives it: the bytes every earlier version wrote."""
     import zlib
 
-    from Util import chessai_file
+    from Util.files import chessai as chessai_file
 
     original = store.get(material)
     counts = board_counts_by_winner(original)
@@ -184,7 +184,7 @@ def test_a_failure_while_making_the_pieces_reaches_the_writer_and_leaves_no_file
     and that thread is gone."""
     import threading
 
-    from Util.layout import Layout
+    from Util.table.index_scheme import Layout
 
     original = store.get("KBNvK")
     blank = Layout.blank_duplicates
@@ -219,7 +219,7 @@ def test_sides_in_the_wrong_order_are_refused(kqk_file_version_2, tmp_path):
 def test_blocks_that_end_anywhere_give_the_table_written(store, tmp_path, monkeypatch):
     """Blocks of a size that divides no piece the writer is handed (pieces of whole white-king slots):
     blocks are cut across pieces, the last one is short, and the table read back is the one written."""
-    from Util import chessai_blocks
+    from Util.files import blocks as chessai_blocks
 
     original = store.get("KQvKR")
     white, black = board_counts_by_winner(original)
@@ -238,8 +238,8 @@ def test_the_file_opens_with_standard_tools(kqk_file, store):
     side's stored bytes (duplicates blank)."""
     import zstandard
 
-    from Util.layout import Layout
-    from Util.dtm_values import UNKNOWN
+    from Util.table.index_scheme import Layout
+    from Util.table.values import UNKNOWN
 
     original = store.get("KQvK")
     with zipfile.ZipFile(kqk_file) as archive:
@@ -369,7 +369,7 @@ def _rewrite_header(source, target, **changes):
 def test_a_finished_table_is_told_from_its_zip_directory(version, kqk_file, kqk_file_version_2, tmp_path):
     """``calculate --all`` skips a table whose file looks finished without reading its data; a truncated
     file, another material's file, a small archive or no file at all do not look finished."""
-    from Util.chessai_file import looks_finished
+    from Util.files.chessai import looks_finished
 
     kqk_file = kqk_file if version == 4 else kqk_file_version_2
     kqk = Material.parse("KQvK")

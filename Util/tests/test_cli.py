@@ -10,9 +10,9 @@ from pathlib import Path
 import chess
 import pytest
 
-from Util.chessai_file import ChessAIFileError, load_checkpoint
-from Util.material import Material
-from Util.validation import gaviota_n
+from Util.files.chessai import ChessAIFileError, load_checkpoint
+from Util.board.material import Material
+from Util.validation.references import gaviota_n
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -114,7 +114,8 @@ def test_every_command_documents_itself(command):
 def test_serve_caches_by_default_what_the_server_module_says():
     """``serve --cache-mb``'s default is written out in cli.py (importing the server would load starlette
     for every command): it must stay the server's own default."""
-    from Util import cli, server
+    from Util import cli
+    from Util.server import app as server
 
     assert cli.build_parser().parse_args(["serve"]).cache_mb == server.CACHE_MB
 
@@ -281,7 +282,8 @@ def test_calculate_lets_go_of_each_table_before_the_next_one_starts(tmp_path, mo
     import gc
     import weakref
 
-    from Util import calculation, cli
+    from Util import cli
+    from Util.calculation import store as calculation
 
     monkeypatch.chdir(tmp_path)
     computed = calculation.calculate_table
@@ -305,7 +307,8 @@ def test_calculate_computes_large_tables_of_a_list_each_in_a_fresh_process(tmp_p
     """With several tables, each of APART_FROM_PIECES pieces (five; four here, to stay small) is computed in
     a process of its own, which gives its memory back when it ends; its summary line and its file are
     those of a calculation in this process."""
-    from Util import calculation, cli
+    from Util import cli
+    from Util.calculation import store as calculation
 
     monkeypatch.setattr(cli, "APART_FROM_PIECES", 4)
     monkeypatch.chdir(tmp_path)

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from Util.en_passant import double_step_candidates, find_double_steps
-from Util.dtm_values import UNKNOWN
+from Util.rules.en_passant import double_step_candidates, find_double_steps
+from Util.table.values import UNKNOWN
 from Util.kernels.board import PackedLayout
 from Util.kernels.legality import mark_legality
-from Util.layout import Layout
-from Util.material import Material
+from Util.table.index_scheme import Layout
+from Util.board.material import Material
 
 
 def _legal(layout: Layout) -> list:

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from Util.dtm_values import UNKNOWN
+from Util.table.values import UNKNOWN
 from Util.engine import EnginePolicy, compute_table
-from Util.material import Material
+from Util.board.material import Material
 
 
 def test_one_thread_and_three_threads_give_the_same_table(store):
@@ -37,9 +37,9 @@ def test_white_plies_found_forwards_equal_those_found_backwards(material, store)
 def test_sub_tables_loaded_from_files_give_the_same_table(store, tmp_path):
     """A calculation reads only one side of each sub-table from its file (White to move after a capture,
     Black after a promotion); the result must equal the table computed with whole sub-tables."""
-    from Util.calculation import TableStore
-    from Util.chessai_file import save_table
-    from Util.expansion import board_counts
+    from Util.calculation.store import TableStore
+    from Util.files.chessai import save_table
+    from Util.calculation.boards import board_counts
 
     material = Material.parse("KRPvK")
     for dependency in material.dependencies():
@@ -100,7 +100,7 @@ def test_counting_black_losses_gives_the_same_table_as_checking_forward(material
     Black's own DTM bytes just below ILLEGAL.  Checking every candidate forward instead must give the same
     arrays, and so must counting that stops half way, where the values would reach the counters' bytes
     (as in KPPvKP, 254 plies deep): pawnless tables with diagonal twins, pawns, en passant (KPvKP)."""
-    from Util.dtm_values import ILLEGAL
+    from Util.table.values import ILLEGAL
     from Util.kernels import counters
 
     calls = []
@@ -199,8 +199,8 @@ def test_resuming_in_a_checkpoints_arrays_gives_the_same_table(material, store):
     after ply 7 of a table where both sides mate (and, in KPvKP, en passant is possible), with the
     arrays as a file stores them (UNKNOWN for illegal and undecided, repeats blanked and restored), it
     must end with the uninterrupted table."""
-    from Util.dtm_values import ILLEGAL, UNKNOWN
-    from Util.layout import Layout
+    from Util.table.values import ILLEGAL, UNKNOWN
+    from Util.table.index_scheme import Layout
 
     material = Material.parse(material)
     layout = Layout(material)
@@ -231,7 +231,7 @@ def test_promotion_tables_kept_in_part_give_the_same_table(material, store):
     promotions read (the new piece on the promotion rank, one side to move).  Every entry of that part
     must be the whole table's, and the table computed from the parts must equal the one computed from
     whole sub-tables (KPvKP: promotions of both colours into the same table KQvKP)."""
-    from Util.exits import PromotionSlice, promotion_slices
+    from Util.rules.exits import PromotionSlice, promotion_slices
 
     material = Material.parse(material)
     parts = store.subtables_of(material)
@@ -260,7 +260,7 @@ def test_counting_jobs_take_whole_owner_groups(side, store):
     predecessor: each job takes the frontier positions of whole owner groups (white-king slots for
     Black's un-moves, black-king squares up to symmetry for White's), listed or left in the values, no
     group is split between two jobs, and together the jobs take every position."""
-    from Util.parallel import Threads
+    from Util.runtime.parallel import Threads
     from Util.engine.frontiers import FrontierScan
     from Util.engine.jobs import owner_jobs, owner_keys
     from Util.engine.policy import EnginePolicy
@@ -299,10 +299,10 @@ def test_every_move_stays_in_its_owner_group(name):
     reaches."""
     import chess
 
-    from Util.board_int import board_squares
-    from Util.layout import Layout
+    from Util.board.integer import board_squares
+    from Util.table.index_scheme import Layout
     from Util.engine.jobs import owner_keys
-    from Util.validation import random_legal_boards
+    from Util.validation.references import random_legal_boards
 
     material = Material.parse(name)
     layout = Layout(material)
@@ -430,8 +430,8 @@ def test_sort_distinct_refuses_a_bitmap_that_was_not_all_zero():
 def test_exit_scan_lists_each_ply_as_the_exit_bytes_hold_it(threads):
     """ExitScan lists the positions of each ply's exit byte a window of plies at a time, from counts
     made per span in the first pass; what it lists must be exactly where the bytes hold that value."""
-    from Util.dtm_values import DRAW, NO_EXIT
-    from Util.parallel import Threads
+    from Util.table.values import DRAW, NO_EXIT
+    from Util.runtime.parallel import Threads
     from Util.engine.frontiers import ExitScan
 
     rng = np.random.default_rng(threads)
@@ -450,7 +450,7 @@ def test_exit_scan_lists_each_ply_as_the_exit_bytes_hold_it(threads):
 def test_max_n_is_the_largest_value_of_either_side(store, monkeypatch):
     """max_n goes through the arrays chunk by chunk (255, a draw, counts as nothing); KQvK's longest mate
     is Black to move, mated in 10 moves (20 plies), KRvK's in 16 (32 plies); KNvK has no S_n at all."""
-    from Util import dtm_table
+    from Util.table import dtm_table
 
     monkeypatch.setattr(dtm_table, "CHUNK", 1 << 12)  # several chunks per table, the last one shorter
     for name, longest in (("KQvK", 20), ("KRvK", 32), ("KNvK", -1)):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from Util.expansion import board_counts, boards_in_s_n
+from Util.calculation.boards import board_counts, boards_in_s_n
 
 
 def _brute_force_counts(table):

@@ -5,7 +5,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from Util.inflate import open_member
+from Util.files.inflate import open_member
 
 
 def _table_like_bytes(size: int) -> bytes:

@@ -6,12 +6,12 @@ import chess
 import numpy as np
 import pytest
 
-from Util.board_int import board_squares
+from Util.board.integer import board_squares
 from Util.kernels.board import KIND_OF_LETTER, PackedLayout, children, pack_small, parents
 from Util.kernels.legality import status
-from Util.layout import Layout
-from Util.material import Material
-from Util.validation import random_legal_boards
+from Util.table.index_scheme import Layout
+from Util.board.material import Material
+from Util.validation.references import random_legal_boards
 
 PAWNLESS_SYMMETRIES = (chess.flip_vertical, chess.flip_horizontal, chess.flip_diagonal, chess.flip_anti_diagonal)
 
@@ -159,10 +159,10 @@ def test_first_pass_legality_equals_status_position_by_position(name):
 @pytest.mark.parametrize("name", ["KQvK", "KPvK", "KQvKR", "KRvKP", "KPvKP", "KBNvK", "KNvKP", "KPvKR", "KNvKB"])
 def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     """Every legal position's exit byte (best capture or promotion, looked up in the smaller table) from
-    the compiled pass equals Util.exits.ExitFinder's, for both sides to move: captures by either side,
+    the compiled pass equals Util.rules.exits.ExitFinder's, for both sides to move: captures by either side,
     a king's captures, promotions with and without a capture, children stored with the colours swapped."""
-    from Util.dtm_values import NO_EXIT, UNKNOWN
-    from Util.exits import ExitFinder, SubTables
+    from Util.table.values import NO_EXIT, UNKNOWN
+    from Util.rules.exits import ExitFinder, SubTables
     from Util.kernels.exits import ExitPass
     from Util.kernels.legality import mark_legality
     from Util.kernels.board import PackedLayout
@@ -192,7 +192,7 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
 def _engine_before_ply_one(name: str, store):
     """The working table of ``name`` (one thread) after the first pass and the mates, Black's counters set."""
     from Util.engine.compute import start_calculation
-    from Util.parallel import Threads
+    from Util.runtime.parallel import Threads
 
     material = Material.parse(name)
     calculation = start_calculation(material, store.subtables_of(material), Threads(1))
@@ -205,7 +205,7 @@ def _engine_before_ply_one(name: str, store):
 
 def _counted_and_never(engine, values: np.ndarray) -> tuple:
     """The indices holding a counter in ``values``, and those holding NEVER (both plenty)."""
-    from Util.dtm_values import ILLEGAL
+    from Util.table.values import ILLEGAL
 
     floor = engine.packed.floor
     counted = np.flatnonzero((values > floor) & (values < ILLEGAL))
@@ -220,7 +220,7 @@ def test_the_counters_pass_finds_blacks_mates_where_white_never_loses(name, stor
     threads): every entry python-chess calls checkmate gets 0 (the diagonal twins of KQvK, the swapped
     bishops of KBBvK included), and the arrays are those of the mates kernel followed by the pass."""
     from Util.engine.compute import start_calculation
-    from Util.parallel import Threads
+    from Util.runtime.parallel import Threads
 
     material = Material.parse(name)
     calculation = start_calculation(material, store.subtables_of(material), Threads(2))
@@ -247,7 +247,7 @@ def test_first_counters_count_the_legal_moves(name, store):
     moves that stay in the table (python-chess's legal moves less captures, promotions and double steps
     beside an enemy pawn), or NEVER (the byte below the lowest counter) where a capture or promotion
     draws or wins for Black."""
-    from Util.dtm_values import ILLEGAL
+    from Util.table.values import ILLEGAL
 
     engine = _engine_before_ply_one(name, store)
     values = engine.dtm[1]
@@ -267,9 +267,9 @@ def test_white_counters_count_the_legal_moves(name, store):
     table, where a king's move that folds it onto the a1-h8 diagonal of a pawnless table counts twice
     (both diagonal twins of the position after it lead back by a king's un-move), or NEVER where a
     capture or promotion draws or wins for White."""
-    from Util.dtm_values import ILLEGAL
+    from Util.table.values import ILLEGAL
     from Util.kernels.counters import set_white_counters
-    from Util.symmetry import TRANSFORMS
+    from Util.board.symmetry import TRANSFORMS
 
     engine = _engine_before_ply_one(name, store)
     material, values = engine.material, engine.dtm[0]
@@ -292,7 +292,7 @@ def test_white_counters_count_the_legal_moves(name, store):
     assert (exit_value[never] % 2 == 1).all() and (exit_value[counted] % 2 == 0).all()
     assert doubled > 0 or material.has_pawns
     # a counter set when a ply first reaches the position (after a resume) comes out the same
-    from Util.dtm_values import UNKNOWN
+    from Util.table.values import UNKNOWN
     from Util.kernels.blocks import scratch_buffers
     from Util.kernels.counters import set_counters
 

@@ -6,9 +6,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from Util.chessai_file import load_table
-from Util.expansion import board_counts
-from Util.series import WIDGET_VIEW, NotebookCellError, execute_notebook, series_notebooks
+from Util.files.chessai import load_table
+from Util.calculation.boards import board_counts
+from Util.notebook.series import WIDGET_VIEW, NotebookCellError, execute_notebook, series_notebooks
 from Util.tests.parts import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
@@ -240,7 +240,7 @@ def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
 @pytest.mark.notebook
 @pytest.mark.stockfish
 def test_05_plays_the_four_scenarios_and_writes_reports(tmp_path):
-    from Util.stockfish_engine import StockfishMissing, find_stockfish
+    from Util.stockfish.oracle import StockfishMissing, find_stockfish
 
     try:
         find_stockfish()
@@ -290,7 +290,7 @@ def notebooks_03_04(tmp_path_factory):
     folder = tmp_path_factory.mktemp("nb0304")
     games = folder / "games"
     common = {"RESULTS_DIR": str(folder / "results"), "BOARD_SIZE": 160}
-    from Util.calculation import calculate
+    from Util.calculation.store import calculate
 
     calculate("KQvK", results_dir=folder / "results", progress=False)
     played = execute_notebook(REPO / "03_play_against_ai.ipynb", {**common, "GAMES_DIR": str(games)},
@@ -367,7 +367,7 @@ def test_04_replays_the_newest_game(notebooks_03_04):
 @pytest.mark.slow  # runs a notebook
 @pytest.mark.notebook
 def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
-    from Util.calculation import calculate
+    from Util.calculation.store import calculate
 
     calculate("KQvKR", results_dir=tmp_path / "results", progress=False)
     fen = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
@@ -384,7 +384,7 @@ def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
 @pytest.mark.slow  # runs a notebook
 @pytest.mark.notebook
 def test_03_draws_a_random_start_of_a_chosen_outcome(tmp_path):
-    from Util.calculation import calculate
+    from Util.calculation.store import calculate
 
     calculate("KRvK", results_dir=tmp_path / "results", progress=False)
     parameters = {"RESULTS_DIR": str(tmp_path / "results"), "GAMES_DIR": str(tmp_path / "games"), "BOARD_SIZE": 120,

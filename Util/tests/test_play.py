@@ -10,11 +10,11 @@ import chess
 import chess.pgn
 import pytest
 
-from Util.calculation import calculate
-from Util.game import PlaySession, SetupError, TableMissing, best_defence, create_board, table_for
-from Util.game_end import termination_message
-from Util.game_records import HistoryError, history_text, read_history
-from Util.widgets import PlayWidget, ReplayWidget
+from Util.calculation.store import calculate
+from Util.play.game import PlaySession, SetupError, TableMissing, best_defence, create_board, table_for
+from Util.play.outcomes import termination_message
+from Util.play.records import HistoryError, history_text, read_history
+from Util.notebook.play_widget import PlayWidget, ReplayWidget
 
 START_WHITE = {chess.KING: ["e1"], chess.QUEEN: ["a6"]}
 START_BLACK = {chess.KING: ["e7"]}
@@ -104,7 +104,7 @@ def test_moves_typed_as_a_person_does(game):
 
 
 def test_hints_and_verdicts(game, results):
-    from Util.trainer import move_outcomes, verdict
+    from Util.play.trainer import move_outcomes, verdict
 
     session = game.session
     game.hint_button.click()
@@ -150,7 +150,7 @@ def test_clicking_the_button_after_a_rejected_entry_does_not_repeat_it(game):
 
 
 def test_lowercase_san():
-    from Util.game import parse_player_move
+    from Util.play.game import parse_player_move
 
     board = chess.Board("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1")
     assert parse_player_move(board, "kf2") == chess.Move.from_uci("e1f2")
@@ -171,7 +171,7 @@ def test_a_new_game_without_moves_writes_nothing(results, tmp_path):
 
 
 def test_the_game_list_puts_the_persons_games_first(results, tmp_path):
-    from Util.game_records import DEMONSTRATION_FOLDER, describe_game, history_files
+    from Util.play.records import DEMONSTRATION_FOLDER, describe_game, history_files
 
     board = create_board(START_WHITE, START_BLACK)
     sequence = table_for(board, results)
@@ -277,7 +277,7 @@ def test_replay_of_what_was_written(game, tmp_path):
 
 
 def test_one_ply_is_said_in_the_singular(tmp_path):
-    from Util.game import describe_n
+    from Util.play.game import describe_n
 
     assert "mates in 1 ply (1 move of White)" in describe_n(1) and "mates in 3 plies" in describe_n(3)
     board = chess.Board("8/4k3/Q7/8/8/8/8/4K3 w - - 0 1")
@@ -344,7 +344,7 @@ def test_either_side_best_play_mates_in_exactly_n(material, fen, person, sequenc
 
 
 def test_the_ai_as_black_holds_out_longest_and_the_status_speaks_of_the_person(sequence_of, tmp_path):
-    from Util.trainer import move_outcomes
+    from Util.play.trainer import move_outcomes
 
     sequence = sequence_of("KQvK")
     session = PlaySession(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"), sequence, tmp_path, person=chess.WHITE)
@@ -359,7 +359,7 @@ def test_the_ai_as_black_holds_out_longest_and_the_status_speaks_of_the_person(s
 
 
 def test_start_fen_and_play_as_are_checked():
-    from Util.game import board_from_fen, person_colour
+    from Util.play.game import board_from_fen, person_colour
 
     assert board_from_fen("8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1").piece_at(chess.C3).symbol() == "r"
     with pytest.raises(SetupError, match=r"START_FEN 'hello' is not a FEN"):
@@ -400,7 +400,7 @@ def test_take_back_comments_and_flip(results, tmp_path):
 
 
 def test_the_pgn_marks_a_move_that_left_the_best_line_and_the_replay_shows_it(results, tmp_path):
-    from Util.trainer import move_outcomes
+    from Util.play.trainer import move_outcomes
 
     board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
     game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path))
@@ -421,7 +421,7 @@ def test_the_pgn_marks_a_move_that_left_the_best_line_and_the_replay_shows_it(re
 
 
 def test_the_ai_picks_the_best_move_that_leaves_the_fewest_good_replies(sequence_of):
-    from Util.trainer import hardest_best_move, move_outcomes
+    from Util.play.trainer import hardest_best_move, move_outcomes
 
     sequence = sequence_of("KQvKR")
     for fen in ("8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1", "8/8/8/3k4/8/2r5/8/KQ6 b - - 0 1", "8/8/3k4/8/8/8/1r6/KQ6 w - - 0 1"):
@@ -440,7 +440,7 @@ def test_the_ai_picks_the_best_move_that_leaves_the_fewest_good_replies(sequence
 
 
 def test_the_summary_counts_best_moves_and_names_the_mistakes(results, tmp_path):
-    from Util.trainer import move_outcomes
+    from Util.play.trainer import move_outcomes
 
     board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
     session = PlaySession(board, table_for(board, results), tmp_path)
@@ -454,7 +454,7 @@ def test_the_summary_counts_best_moves_and_names_the_mistakes(results, tmp_path)
 
 
 def test_the_status_says_when_the_position_is_a_mutual_zugzwang(sequence_of, store, tmp_path):
-    from Util.trainer import is_mutual_zugzwang, mutual_zugzwang_examples
+    from Util.play.trainer import is_mutual_zugzwang, mutual_zugzwang_examples
 
     sequence = sequence_of("KPvK")
     zugzwang = mutual_zugzwang_examples(store.get("KPvK"), limit=1)[0]  # White to move
@@ -466,7 +466,7 @@ def test_the_status_says_when_the_position_is_a_mutual_zugzwang(sequence_of, sto
 
 
 def test_a_random_game_of_a_chosen_kind_from_the_page(results, tmp_path):
-    from Util.widgets import GameChooser
+    from Util.notebook.play_widget import GameChooser
 
     board = create_board(START_WHITE, START_BLACK)
     game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path / "games"))
@@ -493,7 +493,7 @@ def test_take_back_names_the_moves_in_numbered_san(game):
     before_reply.pop()
     game.take_back_button.click()
     assert text_of(game.message) == f"Took back 1... Kd7 and 2. {before_reply.san(reply)}. Your move again."
-    from Util.game import numbered_san
+    from Util.play.game import numbered_san
 
     start = chess.Board("8/8/8/8/3k4/Q7/8/4K3 b - - 0 12")
     moves = [chess.Move.from_uci("d4c4"), chess.Move.from_uci("a3d6")]
@@ -503,7 +503,7 @@ def test_take_back_names_the_moves_in_numbered_san(game):
 
 
 def test_the_move_list_and_the_summary_mark_mistakes_in_colour_and_words(results, tmp_path):
-    from Util.trainer import GRADE_COLOURS, SLOWER, move_outcomes
+    from Util.play.trainer import GRADE_COLOURS, SLOWER, move_outcomes
 
     board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
     game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path))
@@ -531,9 +531,9 @@ def test_the_move_list_and_the_summary_mark_mistakes_in_colour_and_words(results
 
 
 def test_the_chooser_says_which_distances_exist_and_refuses_others_with_them(results, tmp_path):
-    from Util.game import table_named
-    from Util.trainer import distances, distances_text
-    from Util.widgets import GameChooser
+    from Util.play.game import table_named
+    from Util.play.trainer import distances, distances_text
+    from Util.notebook.play_widget import GameChooser
 
     board = create_board(START_WHITE, START_BLACK)
     game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path / "games"))
@@ -565,8 +565,8 @@ def test_the_chooser_says_which_distances_exist_and_refuses_others_with_them(res
 
 
 def test_each_widget_carries_a_static_copy_a_reader_of_the_saved_notebook_can_read(game, results, tmp_path):
-    from Util.hint_widget import HintTable
-    from Util.widgets import GameChooser
+    from Util.notebook.hint_widget import HintTable
+    from Util.notebook.play_widget import GameChooser
 
     data = game._static.bundle(game.box, game._static_parts(), game._static_text())
     assert "application/vnd.jupyter.widget-view+json" in data  # the live view, for JupyterLab and Voilà
@@ -592,7 +592,7 @@ def test_each_widget_carries_a_static_copy_a_reader_of_the_saved_notebook_can_re
 
 
 def test_a_pawn_promoted_to_a_knight_on_the_board(sequence_of, tmp_path):
-    from Util.trainer import move_outcomes
+    from Util.play.trainer import move_outcomes
 
     sequence = sequence_of("KPvK")
     board = chess.Board("8/P7/8/8/8/4k3/8/4K3 w - - 0 1")

@@ -6,13 +6,13 @@ import chess
 import numpy as np
 import pytest
 
-from Util.block_table import BlockTable
-from Util.calculation import TableStore
-from Util.dtm_table import DtmTable
-from Util.game import TableMissing, table_named
+from Util.probing.block_table import BlockTable
+from Util.calculation.store import TableStore
+from Util.table.dtm_table import DtmTable
+from Util.play.game import TableMissing, table_named
 from Util.sequence import SnSequence
-from Util.table_folder import MissingTableError, TableFolder
-from Util.table_protocols import PositionTable, TableSource
+from Util.probing.table_folder import MissingTableError, TableFolder
+from Util.table.protocols import PositionTable, TableSource
 from Util.tablebase import Tablebase
 
 

@@ -6,8 +6,8 @@ import chess
 import numpy as np
 import pytest
 
-from Util.geometry import BETWEEN, KNIGHT_ATTACKS, LINE, WHITE_PAWN_ATTACKS
-from Util.rules import black_to_move_legal_and_check, white_to_move_legal
+from Util.rules.geometry import BETWEEN, KNIGHT_ATTACKS, LINE, WHITE_PAWN_ATTACKS
+from Util.rules.legality import black_to_move_legal_and_check, white_to_move_legal
 
 
 def test_lines_between_and_attacks_match_python_chess():

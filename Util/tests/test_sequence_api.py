@@ -3,10 +3,10 @@
 import chess
 import pytest
 
-from Util.board_int import to_board
-from Util.calculation import calculate
+from Util.board.integer import to_board
+from Util.calculation.store import calculate
 from Util.sequence import find_next_move, find_situation_in_sequence, load_s_n_sequence
-from Util.validation import gaviota_n, random_legal_boards
+from Util.validation.references import gaviota_n, random_legal_boards
 
 
 def test_load_by_path_and_by_name(tmp_path, monkeypatch):

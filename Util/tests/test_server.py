@@ -219,7 +219,7 @@ def test_distances_list_exactly_those_that_exist(server, python_gaviota):
 
 def test_mutual_zugzwang_agrees_with_gaviota(server, python_gaviota, served_tables):
     from Util.sequence import load_s_n_sequence
-    from Util.trainer import mutual_zugzwang_examples
+    from Util.play.trainer import mutual_zugzwang_examples
 
     def for_white(board: chess.Board) -> int:
         wdl = python_gaviota.probe_wdl(board)
@@ -372,7 +372,7 @@ def test_connections_that_stop_mid_request_are_closed_and_their_number_is_bounde
     ``REQUEST_SECONDS`` while others are served; beyond ``--max-connections`` a connection gets 503 in JSON."""
     import time
 
-    from Util.server import REQUEST_SECONDS
+    from Util.server.app import REQUEST_SECONDS
 
     with running_server(served_tables, tmp_path / "server.log", options=("--max-connections", "11")) as base:
         host, port = urllib.parse.urlsplit(base).netloc.split(":")

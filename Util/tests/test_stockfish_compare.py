@@ -9,9 +9,9 @@ import signal
 import chess
 import pytest
 
-from Util import stockfish_compare as sc
-from Util import stockfish_engine
-from Util.parallel import core_count
+from Util.stockfish import compare as sc
+from Util.stockfish import oracle as stockfish_engine
+from Util.runtime.parallel import core_count
 from Util.tests.parts import missing_part
 
 FAST = sc.EngineSettings(depth=8, timeout_s=20)
@@ -109,7 +109,7 @@ def test_the_figure_names_the_engines_and_counts_whole_games():
     import matplotlib
 
     matplotlib.use("Agg")
-    from Util.plots import plot_stockfish_comparison
+    from Util.notebook.plots import plot_stockfish_comparison
 
     def result(ai, sf):
         return sc.PositionResult("8/8/8/8/8/8/8/8 w - - 0 1", 9, sc.Game("", ["a"] * ai, "checkmate"),

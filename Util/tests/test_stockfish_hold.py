@@ -8,11 +8,11 @@ import chess
 import chess.polyglot
 import pytest
 
-from Util import stockfish_compare as sc
-from Util import stockfish_hold as sh
-from Util.game_end import game_end
+from Util.stockfish import compare as sc
+from Util.stockfish import hold as sh
+from Util.play.outcomes import game_end
 from Util.tests.parts import missing_part
-from Util.trainer import hardest_best_move, random_start
+from Util.play.trainer import hardest_best_move, random_start
 
 
 @pytest.fixture(scope="module")

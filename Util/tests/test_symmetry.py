@@ -3,9 +3,9 @@
 import chess
 import pytest
 
-from Util.material import Material
-from Util.symmetry import Swap_Type, mirror
-from Util.validation import gaviota_n, random_legal_boards
+from Util.board.material import Material
+from Util.board.symmetry import Swap_Type, mirror
+from Util.validation.references import gaviota_n, random_legal_boards
 
 PYTHON_CHESS = {
     Swap_Type.VERTICAL: chess.flip_vertical,
@@ -42,7 +42,7 @@ def test_diagonal_twins_are_the_entries_whose_mirror_sorts_lower(identical_group
     their definition, entry by entry, with python-chess's squares: pieces 1-3 on any squares (6 bits each,
     piece 1 highest), identical pieces ascending, and the position mirrored in the a1-h8 diagonal (identical
     pieces put in order again) lower."""
-    from Util.layout import _diagonal_rule
+    from Util.table.index_scheme import _diagonal_rule
 
     def mirrored(square):
         return chess.square(chess.square_rank(square), chess.square_file(square))

@@ -7,9 +7,9 @@ import threading
 import chess
 import pytest
 
-from Util.block_table import BlockTable
-from Util.chessai_blocks import ChessAIFileError
-from Util.material import Material
+from Util.probing.block_table import BlockTable
+from Util.files.blocks import ChessAIFileError
+from Util.board.material import Material
 from Util.sequence import SnSequence
 from Util.tablebase import MissingTableError, PositionError, Tablebase, open_tablebase
 from Util.tests.boards import en_passant_boards, random_boards
@@ -136,7 +136,7 @@ def _copy(table_folder, material, tmp_path):
 def _member_start(path, name):
     import zipfile
 
-    from Util.chessai_blocks import BlockFile
+    from Util.files.blocks import BlockFile
 
     with BlockFile(path) as file, zipfile.ZipFile(path) as archive:
         return file._data_start(archive.getinfo(name))
@@ -209,8 +209,8 @@ def test_a_file_of_another_material_under_a_materials_name_is_refused(table_fold
 
 
 def test_files_of_the_older_format_are_still_read(store, tmp_path, python_gaviota, capsys):
-    from Util.chessai_file import save_table_version_3
-    from Util.expansion import board_counts
+    from Util.files.chessai import save_table_version_3
+    from Util.calculation.boards import board_counts
 
     table = store.get("KRvK")
     save_table_version_3(table, tmp_path / "KRvK.chessAI", board_counts(table))
@@ -228,7 +228,7 @@ def test_random_starts_from_a_block_file_have_the_outcome_asked_for(table_folder
 
 
 def check_random_starts(sequence, python_gaviota):
-    from Util.trainer import random_start
+    from Util.play.trainer import random_start
 
     for seed in range(6):
         white_to_move, outcome = seed % 2 == 0, ("win", "loss")[seed // 3 % 2]
@@ -243,8 +243,8 @@ def test_convert_rewrites_older_files_and_keeps_their_answers(store, tmp_path, p
     import subprocess
     import sys
 
-    from Util.chessai_file import save_table_version_3
-    from Util.expansion import board_counts_by_winner
+    from Util.files.chessai import save_table_version_3
+    from Util.calculation.boards import board_counts_by_winner
 
     table = store.get("KQvKR")
     save_table_version_3(table, tmp_path / "KQvKR.chessAI", *board_counts_by_winner(table))

@@ -11,18 +11,18 @@ import chess
 import numpy as np
 import pytest
 
-from Util.calculation import TableStore
-from Util.expansion import board_counts
-from Util.move_checks import (
+from Util.calculation.store import TableStore
+from Util.calculation.boards import board_counts
+from Util.validation.move_checks import (
     check_boards_in_correct_sequence,
     check_every_s_n,
     every_move_of_sequence_in_lower,
     find_move_count,
 )
-from Util.dtm_table import DtmTable
-from Util.dtm_values import UNKNOWN
+from Util.table.dtm_table import DtmTable
+from Util.table.values import UNKNOWN
 from Util.sequence import SnSequence
-from Util.validation import (
+from Util.validation.references import (
     ReferenceMissing,
     compare_with_gaviota,
     compare_with_syzygy,
@@ -30,8 +30,8 @@ from Util.validation import (
     matchrate,
     reference_folder,
 )
-from Util.material import Material
-from Util.rules import black_to_move_legal_and_check
+from Util.board.material import Material
+from Util.rules.legality import black_to_move_legal_and_check
 
 
 def _failures(results) -> list:
@@ -78,7 +78,7 @@ def test_four_piece_samples_pass(sequence_of, gaviota_folder, syzygy):
 
 
 def _sample(sequence, n, count):
-    from Util.move_checks import boards_to_check
+    from Util.validation.move_checks import boards_to_check
 
     return boards_to_check(sequence, n, sample=count, seed=n)
 

@@ -1,4 +1,4 @@
-// Notebook 03's hint table as a Jupyter widget (anywidget; the Python side is Util/hint_widget.py): every
+// Notebook 03's hint table as a Jupyter widget (anywidget; the Python side is Util/notebook/hint_widget.py): every
 // legal move best first, coloured by its result for the side that plays it; a click (or Enter) on a row
 // sets `chosen` to the move's UCI, which Python plays and then clears. Bundled by scripts/setup.sh.
 import './hints.css';

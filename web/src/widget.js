@@ -1,4 +1,4 @@
-// The chessground board as a Jupyter widget (anywidget; the Python side is Util/board_widget.py).
+// The chessground board as a Jupyter widget (anywidget; the Python side is Util/notebook/board_widget.py).
 // Python owns the game: it sends the position (fen), the side at the bottom (orientation), the legal
 // moves (legal: {from: [to, ...]}), the last move and check; a move the person drags or clicks comes
 // back as `move` (UCI, without a promotion letter: Python completes it), which Python clears once it

@@ -1,0 +1,2 @@
+"""Benchmarks that print numbers (``python -m Util bench``): computing tables, and probing them (``--probe``).
+"""

@@ -1,0 +1,3 @@
+"""Stockfish as an opponent and a judge (notebook 05): one guarded process, the AI against Stockfish, Stockfish
+defending drawn positions.
+"""
