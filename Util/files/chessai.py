@@ -62,8 +62,8 @@ from ..board.material import Material, MaterialError
 from ..table.dtm_table import DtmTable
 from ..table.values import UNKNOWN
 
-__all__ = ["ChessAIFileError", "PICKLE_VERSION", "FORMAT_VERSION", "INDEX_SCHEME", "Counts", "save_table", "save_table_version_3",
-           "save_checkpoint", "looks_finished", "load_table", "load_table_with_counts", "load_sides",
+__all__ = ["ChessAIFileError", "PICKLE_VERSION", "FORMAT_VERSION", "INDEX_SCHEME", "Counts", "save_table",
+           "save_table_version_3", "save_checkpoint", "looks_finished", "load_table", "load_table_with_counts", "load_sides",
            "load_checkpoint", "convert_file"]
 
 #: 1: every entry stored.  2: entries that repeat another entry's value (identical

@@ -104,6 +104,7 @@ def test_the_graph_is_read_from_the_source():
     assert {"Util.table.dtm_table", "Util.engine.policy"} <= GRAPH["Util.engine.compute"]
     assert "Util.kernels.board" in GRAPH["Util.kernels.plies"]
     assert "Util.engine" in GRAPH["Util.calculation.store"]
+    assert "Util.board.material" in GRAPH["Util.play.game"]
     assert len(MODULES) > 40
 
 
@@ -117,12 +118,71 @@ def test_known_exceptions_are_still_needed():
         assert target in ALL_EDGES[module] and module in _reaches(target), (module, target)
 
 
+#: The rooms of the package (its subpackages and top-level modules), bottom up: a room imports only from
+#: rooms of its own level or below (with no circle, by the test above).  docs/design.md draws the same map.
+ROOM_LEVELS: List[Set[str]] = [
+    {"folders", "runtime", "board"},  # ground: folders, threads and progress; material, the integer, symmetry
+    {"table"},  # a table as data
+    {"rules"},  # the rules on arrays of indices
+    {"kernels"},  # the compiled loops
+    {"engine", "files"},  # the retrograde engine; the file formats
+    {"calculation"},  # tables into files
+    {"probing"},  # tables out of files
+    {"tablebase"},  # the face of probing
+    {"sequence"},  # the thesis's look-up API
+    {"play", "validation", "whole_game"},  # games, checks against references, the whole-game engine
+    {"stockfish", "server", "bench"},
+    {"notebook"},  # what the notebooks show (figures of the Stockfish comparison too)
+    {"cli", "__main__"},
+]
+LEVEL_OF = {room: level for level, rooms in enumerate(ROOM_LEVELS) for room in rooms}
+
+
+def _room(module: str) -> str:
+    """``Util.play.game`` -> ``play``; ``Util.cli`` -> ``cli``; the package itself -> ``""``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_every_room_has_a_level():
+    """A new subpackage or top-level module is placed in ROOM_LEVELS (and in docs/design.md's map)."""
+    unplaced = sorted({_room(m) for m in MODULES} - set(LEVEL_OF) - {""})
+    assert unplaced == [], f"rooms in no level of ROOM_LEVELS (add each where it belongs): {unplaced}"
+
+
+@pytest.mark.parametrize("room", sorted(LEVEL_OF))
+def test_a_room_never_imports_a_higher_one(room):
+    higher = []
+    for module in [m for m in MODULES if _room(m) == room]:
+        higher += [f"{module} -> {target}" for target in sorted(_reaches(module))
+                   if LEVEL_OF.get(_room(target), -1) > LEVEL_OF[room]]
+    assert higher == [], "imports running up: " + "; ".join(higher)
+
+
 @pytest.mark.parametrize("lower, upper", [
     ("Util.table.values", "Util"),  # the byte values: nothing of the package
+    ("Util.folders", "Util"),  # the folders: nothing of the package
+    ("Util.runtime", "Util.board"),  # how work runs knows nothing of chess
+    ("Util.runtime", "Util.table"),
+    ("Util.board", "Util.table"),  # the board knows nothing of tables
     ("Util.kernels", "Util.engine"),  # the compiled loops never import the orchestration
-    ("Util.table.dtm_table", "Util.engine"),
-    ("Util.engine", "Util.calculation.store"),  # the engine knows nothing of files and folders
-    ("Util.engine", "Util.files.chessai"),
+    ("Util.table", "Util.engine"),
+    ("Util.engine", "Util.calculation"),  # the engine knows nothing of files and folders
+    ("Util.engine", "Util.files"),
+    ("Util.engine", "Util.folders"),
+    ("Util.files", "Util.engine"),  # a file format does not need the engine to be read
+    ("Util.engine", "Util.whole_game"),  # the retrograde engine never uses the whole-game one
+    ("Util.calculation", "Util.whole_game"),
+    ("Util.board", "Util.play"),  # the chess layers never import what uses them
+    ("Util.rules", "Util.play"),
+    ("Util.table", "Util.play"),
+    ("Util.board", "Util.server"),
+    ("Util.rules", "Util.server"),
+    ("Util.table", "Util.server"),
+    ("Util.board", "Util.notebook"),
+    ("Util.rules", "Util.notebook"),
+    ("Util.table", "Util.notebook"),
+    ("Util.probing", "Util.notebook"),  # reading a table never loads a widget
 ])
 def test_lower_layers_never_import_upper_ones(lower, upper):
     """``upper`` "Util": nothing of the package at all."""
