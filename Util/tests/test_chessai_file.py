@@ -121,11 +121,11 @@ def test_one_side_is_read_as_the_whole_file_holds_it(material, store, tmp_path):
 def test_a_side_read_a_piece_at_a_time_is_the_side_written(piece, store, tmp_path, monkeypatch):
     """The reader takes each side's data in pieces (so a 5-piece side never exists twice in memory):
     pieces that end anywhere inside the data, and the checksum over them, give the table written."""
-    from Util.files import chessai as chessai_file
+    from Util.files import pickled
 
     original = store.get("KQvKR")
     path = save_table_version_3(original, tmp_path / "KQvKR.chessAI", *board_counts_by_winner(original))
-    monkeypatch.setattr(chessai_file, "_READ_PIECE", piece)
+    monkeypatch.setattr(pickled, "_READ_PIECE", piece)
     table, _, _ = load_table_with_counts(path)
     assert np.array_equal(table.dtm_white, original.dtm_white)
     assert np.array_equal(table.dtm_black, original.dtm_black)
@@ -160,7 +160,7 @@ def test_pieces_made_ahead_give_the_one_shot_stream(material, store, tmp_path):
     the plain payload gives it: the bytes every earlier version wrote."""
     import zlib
 
-    from Util.files import chessai as chessai_file
+    from Util.files import pickled
 
     original = store.get(material)
     counts = board_counts_by_winner(original)
@@ -174,7 +174,7 @@ def test_pieces_made_ahead_give_the_one_shot_stream(material, store, tmp_path):
             stored = raw.read(info.compress_size)
         payload = pickle.loads(archive.read(info))
     plain = pickle.dumps(payload, protocol=4)
-    level = chessai_file._DEFLATE_LEVEL
+    level = pickled._DEFLATE_LEVEL
     one_shot = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
     assert stored == one_shot.compress(plain) + one_shot.flush()
 
