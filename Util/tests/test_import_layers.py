@@ -173,6 +173,9 @@ def test_a_room_never_imports_a_higher_one(room):
     ("Util.files", "Util.engine"),  # a file format does not need the engine to be read
     ("Util.engine", "Util.whole_game"),  # the retrograde engine never uses the whole-game one
     ("Util.calculation", "Util.whole_game"),
+    ("Util.whole_game.kernels", "Util.whole_game.search"),  # the whole game's compiled loops never import
+    ("Util.whole_game.kernels", "Util.whole_game.player"),  # what drives them
+    ("Util.whole_game.kernels", "Util.tablebase"),
     ("Util.board", "Util.play"),  # the chess layers never import what uses them
     ("Util.rules", "Util.play"),
     ("Util.table", "Util.play"),
