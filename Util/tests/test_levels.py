@@ -5,7 +5,7 @@ import chess
 import chess.engine
 import pytest
 
-from Util.tests.conftest import missing_part
+from Util.tests.parts import missing_part
 from Util.whole_game.levels import LEVELS, LevelPlayer, level_for_elo, parse_level
 from Util.whole_game.match import default_openings_file, read_openings
 from Util.whole_game.player import Player
