@@ -18,8 +18,6 @@ import asyncio
 import json
 import os
 import random
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +27,7 @@ import chess
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
+from Util.server.process import start_server  # noqa: E402
 
 from bench_server import client, random_positions  # noqa: E402
 
@@ -87,19 +86,9 @@ def main() -> int:
 
     fens, materials = random_positions(args.results, 2000)
     searched = positions_out_of_book(SEARCH_POSITIONS)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = dict(os.environ, PYTHONPATH=str(REPO), CHESSAI_SEARCH_WORKERS=str(args.search_workers))
-    server = subprocess.Popen([sys.executable, "-m", "Util", "serve", "--port", str(port), "--results",
-                               str(args.results)], cwd=REPO, env=env)
+    served = start_server(args.results, env={"CHESSAI_SEARCH_WORKERS": str(args.search_workers)})
+    port = served.port
     try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
 
         async def warm():
             done, refused = [], []
@@ -126,8 +115,7 @@ def main() -> int:
         alone = measure(0)
         loaded = measure(searches)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        served.stop()
 
     names = ", ".join(str(m) for m in materials)
     print(f"/standard on random positions of {names}: {args.clients} clients, {args.seconds:g} s each run; search "

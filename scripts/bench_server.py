@@ -17,9 +17,7 @@ import argparse
 import asyncio
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import time
 import urllib.parse
@@ -29,6 +27,7 @@ import chess
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from Util.server.process import start_server  # noqa: E402
 
 from Util.tablebase import MissingTableError, open_tablebase  # noqa: E402
 
@@ -128,20 +127,9 @@ def main() -> int:
     args = parser.parse_args()
 
     fens, materials = random_positions(args.results, args.positions)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    server = subprocess.Popen([sys.executable, "-m", "Util", "serve", "--port", str(port), "--results",
-                               str(args.results), "--workers", str(args.workers), "--cache-mb", str(args.cache_mb)],
-                              cwd=REPO, env=env)
+    served = start_server(args.results, ("--workers", str(args.workers), "--cache-mb", str(args.cache_mb)))
+    server, port = served.process, served.port
     try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
         time.sleep(0.5 * args.workers)  # every worker up
         latencies, errors = [], []
 
@@ -155,8 +143,7 @@ def main() -> int:
         elapsed = time.perf_counter() - started
         rss, peak = memory_mb(server.pid)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        served.stop()
 
     latencies.sort()
     ms = lambda q: 1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")

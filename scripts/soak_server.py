@@ -20,8 +20,6 @@ import argparse
 import asyncio
 import os
 import random
-import socket
-import subprocess
 import sys
 import time
 import urllib.parse
@@ -31,7 +29,9 @@ from pathlib import Path
 import chess
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
+from Util.server.process import start_server  # noqa: E402
 
 from bench_server import memory_mb, random_positions  # noqa: E402
 
@@ -134,19 +134,9 @@ def main() -> int:
 
     fens, usable = random_positions(args.results, args.positions)
     materials = [str(m) for m in usable]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    server = subprocess.Popen([sys.executable, "-m", "Util", "serve", "--port", str(port), "--results",
-                               str(args.results), "--cache-mb", str(args.cache_mb)], cwd=REPO, env=env)
+    served = start_server(args.results, ("--cache-mb", str(args.cache_mb)))
+    server, port = served.process, served.port
     try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
         latencies, errors, kinds, slowest = [], [], Counter(), []
 
         async def run(seconds: float, clients: int, seed: int):
@@ -174,8 +164,7 @@ def main() -> int:
         elapsed = time.perf_counter() - started
         end_rss, peak = memory_mb(server.pid)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        served.stop()
 
     latencies.sort()
     print(f"requests {len(latencies)}  per second {len(latencies) / elapsed:.0f}  p50 {percentile(latencies, 0.5):.1f} ms  "

@@ -19,22 +19,9 @@ import ipywidgets as widgets
 from .board_widget import ChessBoardWidget, move_from_board
 from .copies import ERROR_STYLE, OK_STYLE, StaticCopy, board_picture, board_text, html_line, plain_text
 from .play_widget import beside_or_below
-from ..whole_game.console import describe_result, parse_move
+from ..whole_game.console import describe_reply, describe_result, parse_move
 
-__all__ = ["WholeGameWidget", "describe_engine_move"]
-
-
-def describe_engine_move(board: chess.Board, result) -> str:
-    """``"the AI plays Nf6 (book, 31 % of the book's weight)"`` for a MoveResult in ``board`` (before it)."""
-    san = board.san(result.move)
-    if result.source == "book":
-        return f"the AI plays {san} (book, {100 * result.book.share:.0f} % of the book's weight)"
-    if result.score_mate is not None:
-        score = f"mate in {result.score_mate}" if result.score_mate > 0 else f"mated in {-result.score_mate}"
-    else:
-        score = f"{(result.score_cp or 0) / 100:+.2f} pawns"
-    where = "tables" if result.source == "tablebase" else f"search, depth {result.depth}, {result.nodes:,} nodes"
-    return f"the AI plays {san} ({where}; {score} for it)"
+__all__ = ["WholeGameWidget"]
 
 
 class WholeGameWidget:
@@ -101,7 +88,7 @@ class WholeGameWidget:
     def _engine_turn(self) -> None:
         if not self.game.is_game_over(claim_draw=True) and self.game.turn != self.person:
             result = self.player.get_move(self.game, self.limits)
-            self.message.value = html_line(describe_engine_move(self.game, result), OK_STYLE)
+            self.message.value = html_line(describe_reply(self.game, result), OK_STYLE)
             self.game.push(result.move)
         self.refresh()
 

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Iterator, Tuple
+
+from Util.server.process import served_process
 
 REPO = Path(__file__).resolve().parents[2]
 #: What the server's tests probe: queen and rook against a rook (captures into KQvK, KRvK), and two pawns
@@ -23,37 +20,12 @@ REPO = Path(__file__).resolve().parents[2]
 MATERIALS = ("KQvKR", "KPvKP")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def running_server(results: Path, log_path: Path, workers: int = 1, options: Tuple[str, ...] = ()) -> Iterator[str]:
-    """``python -m Util serve`` on ``results`` until the block ends; yields its base URL."""
-    port = free_port()
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "Util", "serve", "--port", str(port), "--results", str(results),
-             "--workers", str(workers), *options], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                if process.poll() is not None:
-                    raise RuntimeError(f"the server stopped at start:\n{log_path.read_text()}")
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError(f"the server did not listen within 60 s:\n{log_path.read_text()}")
-                    time.sleep(0.2)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            process.terminate()
-            process.wait(timeout=20)
+    """``python -m Util serve`` on ``results`` until the block ends, its output in ``log_path``; yields its
+    base URL."""
+    with open(log_path, "w") as log, served_process(results, ("--workers", str(workers), *options), log=log) as served:
+        yield served.base
 
 
 def get_json(base: str, path: str, **params) -> Tuple[int, dict]:

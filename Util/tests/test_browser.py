@@ -18,6 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from Util.server.process import free_port
 from Util.calculation.store import calculate
 from Util.notebook.series import inject_parameters
 from Util.tests.parts import missing_part
@@ -26,12 +27,6 @@ REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 #: A browser, a notebook server and a kernel per test: not in the quick loop (pytest -m "not slow").
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextlib.contextmanager
@@ -49,7 +44,7 @@ def _served(tmp_path: Path, material: str, parameters: dict):
                                  **parameters})
     path = tmp_path / "03_play_against_ai.ipynb"
     nbformat.write(notebook, path)
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, PYTHONPATH=str(REPO))
     log = open(tmp_path / "voila.log", "w")
     server = subprocess.Popen(
