@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
@@ -214,9 +213,9 @@ def answer_cloud_eval(player, fen: str, lines: int, seconds: float = CLOUD_EVAL_
                       stop: Optional[threading.Event] = None) -> dict:
     """lichess's cloud-evaluation shape for ``fen``: ``{fen, knodes, depth, pvs: [{moves, cp|mate}]}``, cp
     from White's side.  One line: the search's.  Several: every root move searched after it
-    (:func:`~Util.whole_game.root_moves.rank_root_moves`) a ply deeper each round while ``seconds`` last,
+    (:func:`~Util.whole_game.root_moves.rank_root_moves_deepening`) a ply deeper each round while ``seconds`` last,
     the last complete round's best ``lines``.  At five pieces or fewer, the tables' exact values."""
-    from ..whole_game.root_moves import rank_root_moves
+    from ..whole_game.root_moves import rank_root_moves, rank_root_moves_deepening
     from ..whole_game.search import Limits
 
     board = board_of(fen)
@@ -229,23 +228,17 @@ def answer_cloud_eval(player, fen: str, lines: int, seconds: float = CLOUD_EVAL_
         return {"fen": board.fen(), "knodes": result.nodes // 1000, "depth": result.depth, "pvs": [pv],
                 "source": "search"}
     halt = threading.Event()
-    started = time.perf_counter()
     timer = threading.Timer(seconds, halt.set)
     timer.start()
-    best, depth, nodes = [], 0, 0
+    if stop is not None:
+        watcher = threading.Thread(target=lambda: (stop.wait(seconds), halt.set()), daemon=True)
+        watcher.start()
     try:
-        legal = board.legal_moves.count()
-        for after in range(1, 60):
-            ranked = rank_root_moves(board, player.searcher, after, stop=halt)
-            nodes += sum(r.nodes for r in ranked)
-            if len(ranked) < legal or (stop is not None and stop.is_set()):
-                break
-            best, depth = ranked, after + 1
-            if time.perf_counter() - started > seconds / 3:  # the next round costs about three times this one
-                break
+        best, searched, nodes = rank_root_moves_deepening(board, player.searcher, 59, stop=halt, seconds=seconds)
     finally:
         timer.cancel()
     if not best:  # not even one round within the time: the first round, unbounded in time
-        best, depth = rank_root_moves(board, player.searcher, 1), 2
+        best, searched = rank_root_moves(board, player.searcher, 1), 1
+    depth = searched + 1
     pvs = [{"moves": " ".join(m.uci() for m in r.pv), **_white(r.cp, r.mate, board.turn)} for r in best[:lines]]
     return {"fen": board.fen(), "knodes": nodes // 1000, "depth": depth, "pvs": pvs, "source": "search"}

@@ -1,6 +1,8 @@
 """Levels: a low level plays legal moves, worse than full strength by Stockfish's judgement, and never gives
 a piece away (by a static exchange count made with python-chess's legal moves, not the engine's)."""
 
+import threading
+
 import chess
 import chess.engine
 import pytest
@@ -9,7 +11,7 @@ from Util.tests.parts import missing_part
 from Util.whole_game.levels import LEVELS, LevelPlayer, level_for_elo, parse_level
 from Util.whole_game.match import default_openings_file, read_openings
 from Util.whole_game.player import Player
-from Util.whole_game.root_moves import rank_root_moves
+from Util.whole_game.root_moves import rank_root_moves, rank_root_moves_deepening
 from Util.whole_game.search import Limits
 
 VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500, chess.QUEEN: 900,
@@ -81,6 +83,27 @@ def test_rank_root_moves_agrees_with_a_mate_in_one(player):
     ranked = rank_root_moves(board, player.searcher, 2)
     assert ranked[0].move == chess.Move.from_uci("a1a8") and ranked[0].mate == 1
     assert len(ranked) == board.legal_moves.count()
+
+
+def test_a_ranking_under_a_clock_scores_every_move_or_none(player):
+    """A round cut short is dropped: the ranking holds every legal move (here at the full depth asked),
+    and a stop set before the first round gives an empty ranking rather than the first moves generated."""
+    board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8")
+    ranked, plies, nodes = rank_root_moves_deepening(board, player.searcher, 2)
+    assert plies == 2 and nodes > 0
+    assert {r.move for r in ranked} == set(board.legal_moves)
+    stopped = threading.Event()
+    stopped.set()
+    assert rank_root_moves_deepening(board, player.searcher, 3, stop=stopped) == ([], 0, 0)
+
+
+def test_a_level_short_of_time_answers_with_a_one_ply_search(player):
+    """With almost nothing on its clock a low level plays the search's one-ply move, a legal one, instead of
+    a second full budget."""
+    board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8")
+    level = LevelPlayer(player, LEVELS[5], rng=3)
+    result = level.get_move(board, Limits(wtime=0.001, btime=0.001), use_book=False)
+    assert result.move in board.legal_moves and result.source == "search" and result.depth == 1
 
 
 def test_the_lowest_level_errs_plausibly(positions, player):

@@ -37,7 +37,7 @@ import chess
 
 from .endgame import get_tablebase_move
 from .player import MoveResult
-from .root_moves import MATE_VALUE, rank_root_moves
+from .root_moves import MATE_VALUE, rank_root_moves_deepening
 
 __all__ = ["LEVELS", "Level", "LevelPlayer", "level_for_elo", "parse_level"]
 
@@ -168,7 +168,7 @@ class LevelPlayer:
         return result
 
     def chosen_with_mistakes(self, board: chess.Board, limits, stop: Optional[threading.Event]) -> MoveResult:
-        """Every move scored at the level's depth (within its time), one of the good ones drawn."""
+        """Every move scored as deep as the level's depth and its time allow, one of the good ones drawn."""
         from .search import time_budget
 
         started = time.perf_counter()
@@ -186,13 +186,16 @@ class LevelPlayer:
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         try:
-            ranked = rank_root_moves(board, self.searcher, max((limits.depth or 2) - 1, 1), nodes=limits.nodes,
-                                     stop=halt)
+            ranked, _, nodes = rank_root_moves_deepening(board, self.searcher, max((limits.depth or 2) - 1, 1),
+                                                         nodes=limits.nodes, stop=halt, seconds=hard)
         finally:
             done.set()
             watcher.join()
-        if not ranked:  # out of time before the first move was scored: the search's quickest answer
-            return self.player.get_move(board, limits, stop=stop, use_book=False)
+        if not ranked:
+            # Out of time before one round scored every move: a one-ply search, not a second budget.
+            from .search import Limits
+
+            return self.player.get_move(board, Limits(depth=1), use_book=False)
         best = ranked[0].value
         level = self.level
         if best > MATE_VALUE // 2:  # a mate is seen: any mating move, no blunder out of it
@@ -201,4 +204,4 @@ class LevelPlayer:
             candidates = [r for r in ranked if r.value >= best - level.margin]
         chosen = max(candidates, key=lambda r: r.value + self.rng.gauss(0.0, level.noise))
         return MoveResult(chosen.move, "search", chosen.cp, chosen.mate, chosen.depth, chosen.depth,
-                          sum(r.nodes for r in ranked), time.perf_counter() - started, list(chosen.pv))
+                          nodes, time.perf_counter() - started, list(chosen.pv))

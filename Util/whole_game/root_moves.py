@@ -6,17 +6,21 @@ several good moves, and an analysis showing several lines (lichess's ``multiPv``
 (the searcher's transposition table shared between them, so later moves cost less), then turns the
 opponent's score round.  That is ``len(moves)`` small searches instead of one: affordable at the shallow
 depths a weak level searches, and the price of several lines in an analysis.
+
+Under a clock, :func:`rank_root_moves_deepening` ranks all moves one ply deeper each round and keeps the
+last round that scored every move: a ranking cut short would compare only the moves generated first.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import chess
 
-__all__ = ["MATE_VALUE", "RankedMove", "rank_root_moves", "value_of"]
+__all__ = ["MATE_VALUE", "RankedMove", "rank_root_moves", "rank_root_moves_deepening", "value_of"]
 
 #: :func:`value_of` a mate in 0 moves; mates rank above every centipawn score.
 MATE_VALUE = 100_000
@@ -87,3 +91,25 @@ def rank_root_moves(board: chess.Board, searcher, depth: int, *, nodes: Optional
         ranked.append(RankedMove(move, cp, mate, info.depth + 1, info.nodes, [move] + list(info.pv)))
     ranked.sort(key=lambda r: -r.value)
     return ranked
+
+
+def rank_root_moves_deepening(board: chess.Board, searcher, depth: int, *, nodes: Optional[int] = None,
+                              stop: Optional[threading.Event] = None,
+                              seconds: Optional[float] = None) -> Tuple[List[RankedMove], int, int]:
+    """(ranking, plies searched after each move, nodes in all): :func:`rank_root_moves` at 1, 2, ...
+    ``depth`` plies, the last round that scored every legal move.  A round interrupted by ``stop`` is
+    dropped, so the ranking is empty (and the plies 0) when not even the first round finished.  ``seconds``: no round is begun that would likely end after
+    them (each round costs about three times the one before).  ValueError when ``board`` has no legal move."""
+    started = time.perf_counter()
+    legal = board.legal_moves.count()
+    best: List[RankedMove] = []
+    searched, total = 0, 0
+    for plies in range(1, max(depth, 1) + 1):
+        ranked = rank_root_moves(board, searcher, plies, nodes=nodes, stop=stop)
+        total += sum(r.nodes for r in ranked)
+        if len(ranked) < legal or (stop is not None and stop.is_set()):
+            break
+        best, searched = ranked, plies
+        if seconds is not None and time.perf_counter() - started > seconds / 3:
+            break
+    return best, searched, total
