@@ -121,6 +121,8 @@ def play_game(engines: dict, names: dict, fen: str, control: TimeControl, round_
                         Date=datetime.date.today().strftime("%Y.%m.%d"), White=names[chess.WHITE],
                         Black=names[chess.BLACK], TimeControl=f"{control.base:g}+{control.increment:g}")
     node = game
+    for engine in {id(e): e for e in engines.values()}.values():
+        engine.ping()  # an engine still loading (or opening its book and tables) does so before its clock starts
     clocks = {chess.WHITE: control.base, chess.BLACK: control.base}
     result = termination = None
     while result is None:

@@ -185,10 +185,9 @@ class UciEngine:
         one of them (or compiles it, where numba's cache does not have it yet), so that the first move of a
         game is not charged for it."""
         try:
-            if self._player_factory is None:
-                from .search import Limits, Searcher
+            from .search import Limits, Searcher
 
-                Searcher(hash_mb=1).search(chess.Board(), Limits(depth=1))
+            Searcher(hash_mb=1).search(chess.Board(), Limits(depth=1))
         except Exception as error:  # reported once a search is asked for
             self._load_error = error
         finally:
@@ -231,6 +230,11 @@ class UciEngine:
             self._loaded.wait()
             if self._load_error is not None:
                 self.say(f"info string the search could not be loaded: {self._load_error}")
+            else:
+                try:
+                    self.player()  # the book, the tables and the hash opened now, not on the first move's clock
+                except Exception as error:  # said now; the first go tries again and plays a legal move anyway
+                    self.say(f"info string the player could not be opened: {type(error).__name__}: {error}")
         self.say("readyok")
 
     def cmd_debug(self, _) -> None:
