@@ -86,14 +86,14 @@ class Level:
 
 #: The levels, weakest first; ``LEVELS[n - 1]`` is level n.  Elo labels are estimates (docs/levels.md).
 LEVELS = (
-    Level(1, 800, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False),
-    Level(2, 1000, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False),
-    Level(3, 1200, depth=3, movetime=0.5, nodes=10_000, margin=80, noise=50, tables=False),
-    Level(4, 1400, depth=4, movetime=1.0, nodes=20_000, margin=60, noise=35, tables=False),
-    Level(5, 1600, depth=5, movetime=1.0, nodes=50_000, margin=40, noise=25, tables=True),
-    Level(6, 1800, depth=6, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True),
-    Level(7, 2000, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True),
-    Level(8, 2300, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True),
+    Level(1, 1250, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False),
+    Level(2, 1350, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False),
+    Level(3, 1550, depth=3, movetime=0.5, nodes=10_000, margin=100, noise=60, tables=False),
+    Level(4, 1700, depth=3, movetime=1.0, nodes=20_000, margin=50, noise=30, tables=False),
+    Level(5, 1800, depth=4, movetime=1.0, nodes=50_000, margin=40, noise=25, tables=True),
+    Level(6, 1950, depth=5, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True),
+    Level(7, 2400, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True),
+    Level(8, 2700, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True),
 )
 
 

@@ -29,6 +29,7 @@ from typing import Callable, Dict, List, Optional, TextIO, Tuple
 import chess
 
 from .. import folders
+from .levels import LEVELS
 from .opening_book import find_default_book
 
 __all__ = ["ENGINE_NAME", "UciEngine", "format_info", "limits_from_go", "parse_go", "parse_position", "parse_setoption", "perft_lines",
@@ -39,7 +40,7 @@ AUTHOR = "the chessAI developers"
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "perft", "mate")
 MILLISECONDS = ("wtime", "btime", "winc", "binc", "movetime")
 #: UCI_Elo's range: the labels of the weakest and the strongest level (Util.whole_game.levels.LEVELS).
-ELO_RANGE = (800, 2300)
+ELO_RANGE = (LEVELS[0].elo, LEVELS[-1].elo)
 SPIN_RANGES = {"Hash": (1, 4096), "Move Overhead": (0, 5000), "UCI_Elo": ELO_RANGE}
 
 
