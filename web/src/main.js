@@ -1,5 +1,5 @@
 // The trainer page: a chessground board and, in tabs, its modes: Analyse, Practice (against the
-// tablebase), Random start, and Edit board. Each mode is a module
+// tablebase), Random start, Edit board and Play (a whole game against the engine). Each mode is a module
 // of modes/ that registers itself in state.js; this file wires the parts every mode shares (tabs, the
 // move list's buttons, the keyboard) and opens the page on the link's game.
 import './style.css';
@@ -11,6 +11,7 @@ import './modes/analyse.js';
 import './modes/practice.js';
 import './modes/random.js';
 import './modes/edit.js';
+import './modes/play.js';
 
 // Back, Forward and the arrow keys: a mode with a game of its own (play) steps through it itself.
 const goTo = (ply) => (current().goTo ?? trainerGoTo)(ply);
