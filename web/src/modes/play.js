@@ -90,13 +90,16 @@ async function loadLevels() {
   if (match.on) renderClocks();
 }
 
-// Before a game: the board shown is where it would start from ("this position"), not movable.
+// Where a game would start: the start position, or the board shown by the mode the person came from.
+const setupFen = () => (document.querySelector('input[name=play-from]:checked').value === 'start' ? START_FEN : fenNow());
+
+// Before a game: the board shows where it would start from, not movable.
 function showSetup() {
   $('#clock-top').hidden = $('#clock-bottom').hidden = true;
   $('#play-buttons').hidden = true;
   $('#moves').hidden = true;
   $('#new-game').hidden = true;
-  ground.set({ fen: fenNow().split(' ')[0], lastMove: undefined, check: false, movable: { color: undefined, dests: new Map() } });
+  ground.set({ fen: setupFen().split(' ')[0], lastMove: undefined, check: false, movable: { color: undefined, dests: new Map() } });
   ground.setAutoShapes([]);
   writeUrl();
   renderMoveList(play.goTo);
@@ -135,6 +138,7 @@ function startGame(start) {
   ground.set({ orientation: colour(game.side) });
   startClock();
   show();
+  window.scrollTo({ top: 0 }); // on a phone the Start button is below the board: the game is above
   continueGame();
 }
 
@@ -543,6 +547,7 @@ async function readUrl(params) {
   document.querySelector(`input[name=play-side][value=${game.side}]`).checked = true;
   $('#play-level').value = match.level;
   $('#play-clock').value = match.clock ? match.clock.text : 'none';
+  document.querySelector(`input[name=play-from][value=${game.start === START_FEN ? 'start' : 'board'}]`).checked = true;
   ground.set({ orientation: colour(game.side) });
   const code = params.get('end');
   const ruled = automaticEnd(fensOfGame());
@@ -570,10 +575,10 @@ function endOfCode(code) {
 
 // ---- wiring -------------------------------------------------------------------------------------------
 
-$('#play-start').addEventListener('click', act(() => {
-  const from = document.querySelector('input[name=play-from]:checked').value;
-  startGame(from === 'start' ? START_FEN : fenNow());
-}));
+$('#play-start').addEventListener('click', act(() => startGame(setupFen())));
+for (const radio of document.querySelectorAll('input[name=play-from]')) {
+  radio.addEventListener('change', () => !match.on && showSetup());
+}
 $('#play-new').addEventListener('click', act(() => startGame(game.start)));
 $('#play-takeback').addEventListener('click', act(takeBack));
 $('#play-resign').addEventListener('click', act(resign));
