@@ -2,7 +2,6 @@
 // tablebase), Random start, Edit board and Play (a whole game against the engine). Each mode is a module
 // of modes/ that registers itself in state.js; this file wires the parts every mode shares (tabs, the
 // move list's buttons, the keyboard) and opens the page on the link's game.
-import './style.css';
 import { get } from './api.js';
 import { $, DEFAULT_FEN, current, game, readUrl, setMode } from './state.js';
 import { goTo as trainerGoTo } from './trainer.js';
@@ -12,6 +11,8 @@ import './modes/practice.js';
 import './modes/random.js';
 import './modes/edit.js';
 import './modes/play.js';
+// after chessground's CSS (imported by board.js), so that the page's rules win where both set one
+import './style.css';
 
 // Back, Forward and the arrow keys: a mode with a game of its own (play) steps through it itself.
 const goTo = (ply) => (current().goTo ?? trainerGoTo)(ply);
