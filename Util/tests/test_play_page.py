@@ -335,3 +335,39 @@ def test_a_busy_or_silent_server_never_freezes_the_page(server):
         page.wait_for_function("() => document.querySelectorAll('#movelist button').length === 3", timeout=TIMEOUT)
         _wait_for_your_turn(page)
         assert retry.is_hidden() and _pieces(page) == _board_of(_game(page))
+
+
+def _play_link(fen: str, moves: list, clocks: str = "", clock: str = "1+0", side: str = "w") -> str:
+    params = {"fen": fen, "moves": ",".join(moves), "mode": "play", "side": side, "level": "1", "clock": clock}
+    if clocks:
+        params["clocks"] = clocks
+    return "/?" + urllib.parse.urlencode(params)
+
+
+def test_a_flag_fall_loses_unless_the_other_side_cannot_mate_and_a_repetition_is_claimed(server):
+    # White (the person) has half a second left: the flag falls on the page's clock
+    with _page(server + _play_link(chess.STARTING_FEN, ["e2e4", "e7e5"], "5,600")) as page:
+        page.locator("#status").get_by_text("You lost on time").wait_for(timeout=TIMEOUT)
+        assert _params(page)["end"] == "time-w" and page.locator("#clock-bottom .time").inner_text() == "0:00.0"
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Download PGN").click()
+        game = chess.pgn.read_game(io.StringIO(Path(download.value.path()).read_text()))
+        assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "time forfeit"
+        # the same, but Black has a bare king (python-chess agrees it cannot mate): a draw
+        queens = "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1"
+        assert not chess.Board(queens).has_insufficient_material(chess.WHITE)
+        assert chess.Board(queens).has_insufficient_material(chess.BLACK)
+        page.goto(server + _play_link(queens, ["e1e2", "e8d8"], "5,600"))
+        page.locator("#status").get_by_text("Draw: You ran out of time, but Black cannot mate").wait_for(timeout=TIMEOUT)
+        # knights out and back twice: the start position a third time, White (the person) to move
+        shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
+        board = chess.Board()
+        for uci in shuffle:
+            board.push_uci(uci)
+        assert board.can_claim_threefold_repetition()
+        page.goto(server + _play_link(chess.STARTING_FEN, shuffle, clock="none"))
+        claim = page.get_by_role("button", name="Claim a draw (repetition)")
+        claim.wait_for(timeout=TIMEOUT)
+        claim.click()
+        page.locator("#status").get_by_text("Draw by repetition").wait_for(timeout=TIMEOUT)
+        assert _params(page)["end"] == "repetition"
