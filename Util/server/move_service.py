@@ -106,7 +106,8 @@ def levels_answer() -> dict:
 
 
 async def _levels(request: Request) -> Response:
-    return _json(levels_answer())
+    # the server's gate adds the CORS header to every API answer (the search endpoints add their own too)
+    return JSONResponse(levels_answer())
 
 
 def move_routes(results: Optional[Path] = None) -> List[Route]:

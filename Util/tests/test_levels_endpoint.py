@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import urllib.request
 from pathlib import Path
 
 from Util.tests.served import REPO, get_json, running_server
@@ -13,7 +14,9 @@ from Util.whole_game.levels import LEVELS
 def test_levels_are_listed_with_their_labels(served_tables, tmp_path):
     with running_server(served_tables, tmp_path / "server.log") as base:
         status, answer = get_json(base, "/api/levels")
-    assert status == 200
+        with urllib.request.urlopen(f"{base}/api/levels", timeout=60) as response:
+            cors = response.headers.get_all("Access-Control-Allow-Origin")
+    assert status == 200 and cors == ["*"]  # open to other sites' pages, once
     levels = answer["levels"]
     assert [level["number"] for level in levels] == list(range(1, len(LEVELS) + 1)) == [1, 2, 3, 4, 5, 6, 7, 8]
     assert [level["label"] for level in levels] == [level.label for level in LEVELS]
