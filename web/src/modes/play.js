@@ -56,10 +56,11 @@ export const play = {
     match.on = false;
     match.end = null;
   },
-  show,
+  show: () => (match.on ? show() : showSetup()),
   mayMove: () => match.on && !over() && atEnd() && turnOf(fenNow()) === game.side && !match.thinking,
   onMove,
   goTo(ply) {
+    if (!match.on) return;
     game.ply = Math.max(0, Math.min(ply, game.moves.length));
     show();
   },
@@ -97,6 +98,8 @@ const setupFen = () => (document.querySelector('input[name=play-from]:checked').
 function showSetup() {
   $('#clock-top').hidden = $('#clock-bottom').hidden = true;
   $('#play-buttons').hidden = true;
+  $('#play-tablebase').hidden = true;
+  $('#play-engine').textContent = $('#play-verdict').textContent = '';
   $('#moves').hidden = true;
   $('#new-game').hidden = true;
   ground.set({ fen: setupFen().split(' ')[0], lastMove: undefined, check: false, movable: { color: undefined, dests: new Map() } });
