@@ -5,6 +5,9 @@ endpoints keep answering meanwhile.  Answers are JSON with ``Access-Control-Allo
 pages and programs may call them); a bad request is 400 with ``{"error": ...}``, a full queue 503 with
 ``Retry-After``.  docs/server.md has the fields and examples.
 
+``GET /api/levels`` lists the engine's levels (:data:`Util.whole_game.levels.LEVELS`) for the page's
+level chooser: no search, so no pool.
+
 The server registers them with :func:`move_routes`.  The pool starts with the first request to either
 endpoint (a server that only serves tables starts no search process); its processes load and warm the
 engine's compiled kernels before they take work, so that first answer takes about two seconds more.
@@ -91,10 +94,26 @@ class MoveService:
         return await self.searched(request, "eval", (fen, lines, seconds))
 
 
+def levels_answer() -> dict:
+    """``GET /api/levels``: each level's ``number``, ``elo`` (an estimate unless ``measured``), ``label``
+    (docs/levels.md's words), ``depth`` in plies (None: as the time allows), ``movetime`` in seconds at
+    most (None: the clock decides) and whether it plays the ``tables``' moves."""
+    from ..whole_game.levels import LEVELS
+
+    return {"levels": [{"number": level.number, "elo": level.elo, "label": level.label, "measured": level.measured,
+                        "depth": level.depth, "movetime": level.movetime, "tables": level.tables}
+                       for level in LEVELS]}
+
+
+async def _levels(request: Request) -> Response:
+    # the server's gate adds the CORS header to every API answer (the search endpoints add their own too)
+    return JSONResponse(levels_answer())
+
+
 def move_routes(results: Optional[Path] = None) -> List[Route]:
-    """The routes of ``/api/move`` and ``/api/cloud-eval``, their pool started over the tables in
+    """The routes of ``/api/move``, ``/api/cloud-eval`` and ``/api/levels``, the first two's pool started over the tables in
     ``results`` (the settings from the environment: :func:`Util.server.search_pool.pool_settings`)."""
     service = MoveService(results)
     return [Route("/api/move", service.move, methods=["POST", "OPTIONS", "GET"]),
-            Route("/api/cloud-eval", service.cloud_eval)]
+            Route("/api/cloud-eval", service.cloud_eval), Route("/api/levels", _levels)]
 

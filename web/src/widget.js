@@ -6,14 +6,8 @@
 // reaching the last rank asks which piece it becomes (a small picker over the board, as the trainer
 // page's); the move then comes back with its letter (e7e8n). Bundled by scripts/setup.sh (esbuild) into
 // web/dist/widget.js and widget.css.
-import { Chessground } from '@lichess-org/chessground';
-import '@lichess-org/chessground/assets/chessground.base.css';
-import '@lichess-org/chessground/assets/chessground.brown.css';
-import '@lichess-org/chessground/assets/chessground.cburnett.css';
-import './coords.css';
+import { createBoard, PROMOTION_PIECES } from './board.js';
 import './widget.css';
-
-const PIECES = [['q', 'Queen'], ['r', 'Rook'], ['b', 'Bishop'], ['n', 'Knight']];
 
 const colourOf = (fen) => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
 
@@ -67,7 +61,7 @@ function render({ model, el }) {
     const label = document.createElement('span');
     label.textContent = 'Promote to:';
     picker.append(label);
-    for (const [letter, name] of PIECES) {
+    for (const [letter, name] of PROMOTION_PIECES) {
       const button = document.createElement('button');
       button.type = 'button';
       button.textContent = name;
@@ -89,11 +83,8 @@ function render({ model, el }) {
     picker.append(cancel);
     picker.hidden = false;
   };
-  const ground = Chessground(wrap, {
+  const ground = createBoard(wrap, {
     ...config(model),
-    coordinates: true,
-    animation: { duration: 150 },
-    draggable: { showGhost: true },
     movable: {
       ...config(model).movable,
       events: {
