@@ -73,7 +73,7 @@ def test_levels_are_ordered_and_named():
     assert LEVELS[-1].margin == 0 and LEVELS[-1].depth is None and LEVELS[-1].tables
     assert level_for_elo(100) is LEVELS[0] and level_for_elo(5000) is LEVELS[-1]
     assert level_for_elo(LEVELS[3].elo + 1) is LEVELS[3]
-    assert "estimated" in parse_level(1).label
+    assert parse_level(1).label == f"level 1 (about {LEVELS[0].elo} Elo)" and all(level.measured for level in LEVELS)
     with pytest.raises(ValueError, match="from 1 to"):
         parse_level(0)
 

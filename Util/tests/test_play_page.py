@@ -24,6 +24,7 @@ import pytest
 
 from Util.tests.parts import missing_part
 from Util.tests.served import REPO, get_json, running_server
+from Util.whole_game.levels import LEVELS
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 #: A browser, a server and its search process: not in the quick loop (pytest -m "not slow").
@@ -171,7 +172,7 @@ def test_a_whole_game_by_clicks_with_a_take_back_and_its_pgn(server):
         labels = page.locator("#play-level option").all_inner_texts()
         _, levels = get_json(server, "/api/levels")
         assert labels == [level["label"].replace("level", "Level", 1) for level in levels["levels"]]
-        assert labels[0] == "Level 1 (about 800 Elo, estimated)"
+        assert labels[0] == f"Level 1 (about {LEVELS[0].elo} Elo)"
         _record_status_lines(page)
         _start(page, "1", "1+0")
         assert _params(page)["mode"] == "play" and _params(page)["clock"] == "1+0" and _params(page)["level"] == "1"
@@ -232,7 +233,7 @@ def test_a_whole_game_by_clicks_with_a_take_back_and_its_pgn(server):
     assert game.headers["Result"] == expected and text.rstrip().endswith(expected)
     if said == "You lost: you resigned":
         assert not board.is_game_over()
-    assert game.headers["White"] == "You" and game.headers["Black"] == "AI level 1 (about 800 Elo, estimated)"
+    assert game.headers["White"] == "You" and game.headers["Black"] == f"AI level 1 (about {LEVELS[0].elo} Elo)"
     assert game.headers["TimeControl"] == "60+0" and game.headers["Event"] == "Game against the AI"
     clocks = [node.clock() for node in game.mainline()]
     assert all(c is not None and 0 <= c <= 60 for c in clocks), clocks  # [%clk h:mm:ss] on every move

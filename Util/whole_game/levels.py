@@ -20,9 +20,9 @@ the plausible ones, a pawn given, a weaker plan, a tactic not seen because the
 search is shallow.  The lowest levels play without the tables (a beginner does
 not mate in exactly the depth to mate); every level uses the opening book.
 
-The Elo of each level (:attr:`Level.elo`) is an *estimate* until the ladder of
-:mod:`.calibration` has measured it against Stockfish's ``UCI_Elo``; docs/levels.md
-gives what was measured, the games per level and the intervals.
+The Elo of each level (:attr:`Level.elo`) was measured by the ladder of
+:mod:`.calibration` against Stockfish's ``UCI_Elo``; docs/levels.md gives the
+games per level and the intervals.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class Level:
 
     @property
     def label(self) -> str:
-        """``level 3 (about 1200 Elo, estimated)``."""
+        """``level 3 (about 1550 Elo)``, or ``... Elo, estimated)`` for a label not measured."""
         return f"level {self.number} (about {self.elo} Elo{'' if self.measured else ', estimated'})"
 
     def limits(self, given=None):
@@ -84,16 +84,17 @@ class Level:
                       winc=given.winc, binc=given.binc, movestogo=given.movestogo)
 
 
-#: The levels, weakest first; ``LEVELS[n - 1]`` is level n.  Elo labels are estimates (docs/levels.md).
+#: The levels, weakest first; ``LEVELS[n - 1]`` is level n.  Each Elo label was measured against Stockfish's
+#: ``UCI_Elo`` at 10 s + 0.1 s, 20 games per level (docs/levels.md has the results and their intervals).
 LEVELS = (
-    Level(1, 1250, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False),
-    Level(2, 1350, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False),
-    Level(3, 1550, depth=3, movetime=0.5, nodes=10_000, margin=100, noise=60, tables=False),
-    Level(4, 1700, depth=3, movetime=1.0, nodes=20_000, margin=50, noise=30, tables=False),
-    Level(5, 1800, depth=4, movetime=1.0, nodes=50_000, margin=40, noise=25, tables=True),
-    Level(6, 1950, depth=5, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True),
-    Level(7, 2400, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True),
-    Level(8, 2700, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True),
+    Level(1, 1180, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False, measured=True),
+    Level(2, 1280, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False, measured=True),
+    Level(3, 1550, depth=3, movetime=0.5, nodes=10_000, margin=100, noise=60, tables=False, measured=True),
+    Level(4, 1830, depth=3, movetime=1.0, nodes=20_000, margin=50, noise=30, tables=False, measured=True),
+    Level(5, 1900, depth=4, movetime=1.0, nodes=50_000, margin=30, noise=18, tables=True, measured=True),
+    Level(6, 2000, depth=5, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True, measured=True),
+    Level(7, 2450, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True, measured=True),
+    Level(8, 2850, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True, measured=True),
 )
 
 
