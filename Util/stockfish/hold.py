@@ -211,12 +211,12 @@ class HoldReport:
             f"and none that ends the game at once",
             f"Stockfish held the draw: {len(played) - len(lost)} of {len(played)}",
             f"Stockfish lost a drawn position: {len(lost)} ({share:.2f} %)"
-            + (f", after a losing move at ply {', '.join(str(r.slipped_at) for r in lost)}" if lost else ""),
+            + (f", after a losing move at {losing_moves(lost)}" if lost else ""),
             f"  its moves in drawn positions where a move would have lost: {chances}; "
             f"losing moves among them: {len(lost) + len(saved)}",
         ]
         if saved:
-            lines.append(f"  {len(saved)} losing move(s) (ply {', '.join(str(r.slipped_at) for r in saved)}) came so "
+            lines.append(f"  {len(saved)} losing move(s) ({losing_moves(saved)}) came so "
                          f"late that the fifty-move rule drew the game first: the tables count no such rule, "
                          f"Stockfish does")
         endings = "; ".join(f"{end} {len(plies)} ({_after_plies(plies)})"
@@ -301,10 +301,25 @@ def hold_sentence(report: HoldReport) -> str:
     slips = len(lost) + len(saved)
     return (f"Defending {len(played)} drawn {report.material} positions as {side} against the AI, Stockfish "
             f"({report.settings.describe()}) held {len(played) - len(lost)} and lost {len(lost)} "
-            f"({100.0 * len(lost) / len(played):.0f} %); it made {chances} moves in positions where a move "
+            f"({100.0 * len(lost) / len(played):.2f} %); it made {chances} moves in positions where a move "
             f"would have lost, and {slips} of them {'was' if slips == 1 else 'were'} losing"
-            + (f" ({len(saved)} saved on the board by the fifty-move rule, which the tables do not know)."
-               if saved else "."))
+            + (f": {losing_moves(lost)}, lost on the board" if lost else "")
+            + (f"{';' if lost else ':'} {losing_moves(saved)}, saved on the board by the fifty-move rule, which the "
+               f"tables do not know" if saved else "") + ".")
+
+
+def losing_moves(results: List[HoldResult]) -> str:
+    """Each game's losing move by its ply and in SAN with its move number: ``ply 7 (4...Kd5), ply 12 (7. Rb3)``."""
+    return ", ".join(f"ply {r.slipped_at} ({_numbered_san(r.fen, r.game.moves, r.slipped_at)})" for r in results)
+
+
+def _numbered_san(fen: str, moves: List[str], ply: int) -> str:
+    """The ``ply``-th move of a game from ``fen`` (1 = the first) in SAN, numbered as in a score sheet."""
+    board = chess.Board(fen)
+    for uci in moves[: ply - 1]:
+        board.push_uci(uci)
+    number = f"{board.fullmove_number}." + ("" if board.turn == chess.WHITE else "..")
+    return f"{number}{'' if board.turn == chess.BLACK else ' '}{board.san(chess.Move.from_uci(moves[ply - 1]))}"
 
 
 def _after_plies(plies: List[int]) -> str:

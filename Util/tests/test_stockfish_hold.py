@@ -64,6 +64,13 @@ def test_hold_games_agree_with_gaviota_move_by_move(depth, sequence_of, stockfis
     lost = sum(r.lost_on_board for r in report.results)
     assert f"Stockfish held the draw: {6 - lost} of 6" in report.text()
     assert f"lost {lost} (" in sh.hold_sentence(report)
+    for result in report.played:  # every losing move, in the report and in the sentence alike
+        if result.slipped_at is not None:
+            board = chess.Board(result.fen)
+            for uci in result.game.moves[: result.slipped_at - 1]:
+                board.push_uci(uci)
+            move = f"ply {result.slipped_at} ({board.fullmove_number}...{board.san(chess.Move.from_uci(result.game.moves[result.slipped_at - 1]))})"
+            assert move in report.text() and move in sh.hold_sentence(report), move
     # how the games ended, and the moves that brought a position back, counted here by Zobrist hashes
     assert sorted(p for plies in report.endings().values() for p in plies) == sorted(r.game.plies for r in report.played)
     repeats = {True: 0, False: 0}
