@@ -186,6 +186,7 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     assert re.search(r"KQvK vs syzygy: [\d,]+ boards in 21 S_n, 0 disagree", text)
     kbbvk = re.search(r"KBBvK: \|DTZ\| - n over (\d+) sampled boards with n >= 1 -> -1: (\d+)", text)
     assert kbbvk and int(kbbvk.group(2)) > 0.8 * int(kbbvk.group(1)), "Syzygy's rounded DTZ in KBBvK is n - 1"
+    assert "KBBvK: the thesis's test fails on every sampled board from S_2 on (S_38 is the last)" in text  # its words
     # the +1s were checkmates: counted apart, with python-chess's DTZ of -1, and shown on an example
     dtz = re.search(r"KQvK: \|DTZ\| - n over \d+ sampled boards with n >= 1 -> ([^;]*); DTZ of the \d+ sampled "
                     r"checkmates \(n = 0\) -> -1: \d+\n", text)
