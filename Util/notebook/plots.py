@@ -29,8 +29,11 @@ def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]]):
         ax.set_xlabel("n (plies to mate)")
         ax.set_ylabel("|S_n| (boards)")
         ax.set_yscale("log")
-        ax.set_ylim(bottom=0.8)  # an S_n of one board keeps its bar
         ax.tick_params(labelbottom=True, labelleft=True)
+    # Set once all bars are drawn: a limit set inside the loop froze the top at the first table's largest S_n
+    # and cut the bars of larger tables off.  From 0.8, an S_n of one board keeps its bar.
+    largest = max(max(counts_by_table[name].values()) for name in tables) if tables else 1
+    axes.flat[0].set_ylim(0.8, 2 * largest)
     for ax in list(axes.flat)[len(tables):]:
         ax.set_visible(False)
     handles, labels = axes.flat[0].get_legend_handles_labels()
