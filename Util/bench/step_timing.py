@@ -92,8 +92,8 @@ def _ratio_with_range(middle: float, slow_runs: List[float], fast_runs: List[flo
     if len(slow_runs) == len(fast_runs) == 1:
         return f"about {_figures(middle, 2):,} (one run each)"
     low, high = min(slow_runs) / max(fast_runs), max(slow_runs) / min(fast_runs)
-    figures = noise_figures(middle, low, high)
-    return f"about {_figures(middle, figures):,} ({_figures(low, figures):,} to {_figures(high, figures):,})"
+    decimals = _decimals(middle, noise_figures(middle, low, high))  # the range ends stop at the same place
+    return f"about {_places(middle, decimals):,} ({_places(low, decimals):,} to {_places(high, decimals):,})"
 
 
 def noise_figures(middle: float, low: float, high: float) -> int:
@@ -120,6 +120,19 @@ def _figures(x: float, figures: int):
     if x <= 0:
         return 0
     decimals = figures - 1 - int(floor(log10(x)))
+    rounded = round(x, decimals)
+    return int(rounded) if decimals <= 0 else rounded
+
+
+def _decimals(x: float, figures: int) -> int:
+    """The decimal places that leave ``figures`` significant figures of ``x`` (negative: tens, hundreds)."""
+    from math import floor, log10
+
+    return figures - 1 - int(floor(log10(x))) if x > 0 else 0
+
+
+def _places(x: float, decimals: int):
+    """``x`` rounded to ``decimals`` places (an int where no decimal is left)."""
     rounded = round(x, decimals)
     return int(rounded) if decimals <= 0 else rounded
 
