@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
 from ..calculation.backward_step import BackwardSolution, integer_to_key, solve
@@ -79,22 +80,122 @@ def sets_that_differ(solution: BackwardSolution, sequence, max_n: Optional[int] 
 
 
 def speedup_text(slow_seconds: float, fast_runs: List[float], slow_runs: Optional[List[float]] = None) -> str:
-    """How many times faster, from times measured on the same task: the ratio of the medians to two
-    significant figures, and the range the single runs allow ("about 760 (690 to 830)"; "one run each" when
-    both sides were timed once: then only the text beside the table can say how much the machine's noise is)."""
+    """How many times faster, from times measured on the same task: ``slow_seconds`` over the median of
+    ``fast_runs``, and in brackets the range the single runs allow (the fastest slow run over the slowest
+    fast one, and the other way round), all rounded by :func:`noise_figures`: "about 760 (690 to 830)";
+    "one run each" when both sides were timed once, since then the noise is not known."""
     slow_runs = slow_runs or [slow_seconds]
-    middle = slow_seconds / statistics.median(fast_runs)
+    return _ratio_with_range(slow_seconds / statistics.median(fast_runs), slow_runs, fast_runs)
+
+
+def _ratio_with_range(middle: float, slow_runs: List[float], fast_runs: List[float]) -> str:
     if len(slow_runs) == len(fast_runs) == 1:
-        return f"about {_two_figures(middle):,} (one run each)"
+        return f"about {_figures(middle, 2):,} (one run each)"
     low, high = min(slow_runs) / max(fast_runs), max(slow_runs) / min(fast_runs)
-    return f"about {_two_figures(middle):,} ({_two_figures(low):,} to {_two_figures(high):,})"
+    decimals = _decimals(middle, noise_figures(middle, low, high))  # the range ends stop at the same place
+    return f"about {_places(middle, decimals):,} ({_places(low, decimals):,} to {_places(high, decimals):,})"
+
+
+def noise_figures(middle: float, low: float, high: float) -> int:
+    """The significant figures of ``middle`` that the range ``low`` to ``high`` leaves standing: down to
+    the decimal place of the first figure of half the range, one at least and two at most (two when the
+    range is empty)."""
+    from math import floor, log10
+
+    half = (high - low) / 2
+    if half <= 0 or middle <= 0:
+        return 2
+    return max(1, min(2, int(floor(log10(middle))) - int(floor(log10(half))) + 1))
 
 
 def _two_figures(x: float):
     """``x`` rounded to two significant figures (an int from 10 on)."""
+    return _figures(x, 2)
+
+
+def _figures(x: float, figures: int):
+    """``x`` rounded to ``figures`` significant figures (an int where no decimal is left)."""
     from math import floor, log10
 
     if x <= 0:
         return 0
-    rounded = round(x, 1 - int(floor(log10(x))))
-    return int(rounded) if rounded >= 10 else rounded
+    decimals = figures - 1 - int(floor(log10(x)))
+    rounded = round(x, decimals)
+    return int(rounded) if decimals <= 0 else rounded
+
+
+def _decimals(x: float, figures: int) -> int:
+    """The decimal places that leave ``figures`` significant figures of ``x`` (negative: tens, hundreds)."""
+    from math import floor, log10
+
+    return figures - 1 - int(floor(log10(x))) if x > 0 else 0
+
+
+def _places(x: float, decimals: int):
+    """``x`` rounded to ``decimals`` places (an int where no decimal is left)."""
+    rounded = round(x, decimals)
+    return int(rounded) if decimals <= 0 else rounded
+
+
+def seconds_text(seconds: float) -> str:
+    """A time as printed in the steps' table: three significant figures, at least one decimal
+    ("24.2", "4.22", "0.0123"); the ratios are computed from these printed numbers."""
+    from math import floor, log10
+
+    return f"{seconds:.{max(1, 2 - int(floor(log10(seconds))))}f}" if seconds > 0 else "0.0"
+
+
+@dataclass
+class StepTime:
+    """One way of doing the task and the time of each run, in seconds."""
+
+    way: str
+    runs: List[float]
+
+    @property
+    def seconds(self) -> float:
+        """The median run, as printed (:func:`seconds_text`)."""
+        return float(seconds_text(statistics.median(self.runs)))
+
+
+@dataclass
+class StepLadder:
+    """The task done one step more each row: each row's speed-up is over the row above, on the same task."""
+
+    task: str
+    steps: List[StepTime]
+    same_work: bool  # the interpreted and the compiled engine found as many new positions in every ply
+
+    def rows(self) -> List[Tuple[str, str, str, str]]:
+        """``(way, runs, median seconds as printed, times faster than the row above)`` per step."""
+        return [(step.way, str(len(step.runs)), seconds_text(step.seconds),
+                 "" if above is None else ratio_text(above, step))
+                for above, step in zip([None, *self.steps], self.steps)]
+
+
+def ratio_text(slow: StepTime, fast: StepTime) -> str:
+    """How many times faster ``fast`` did the task than ``slow``: the ratio of the two printed medians,
+    and in brackets the range the single runs allow, rounded as :func:`speedup_text` says."""
+    return _ratio_with_range(slow.seconds / fast.seconds, slow.runs, fast.runs)
+
+
+def step_ladder(material: Material, max_n: int, store: TableStore, repeats: int = 3) -> StepLadder:
+    """The engine's steps timed one at a time on S_0 .. S_max_n of ``material``, ``repeats`` runs each
+    (the compiled engine five, being short): the backward step on python-chess boards, the same folded
+    by symmetry, the engine's integer index with numba switched off (:mod:`Util.bench.interpreted`),
+    and the engine compiled, all on one thread.  ``store`` holds (or computes) the tables the captures
+    lead into; its folder is where the interpreted engine's process reads them."""
+    from .interpreted import interpreted_engine_seconds, new_per_ply
+
+    plain = [backward_seconds(material, max_n, fold=False)[0] for _ in range(repeats)]
+    folded = [backward_seconds(material, max_n, fold=True)[0] for _ in range(repeats)]
+    subtables = store.subtables_of(material)
+    _, interpreted_runs, interpreted_found = interpreted_engine_seconds(material, max_n, store.results_dir, repeats)
+    _, compiled_found = new_per_ply(material, max_n, subtables)  # untimed: the first run loads what it needs
+    _, compiled_runs = engine_seconds(material, max_n, threads=1, repeats=max(5, repeats), store=store)
+    return StepLadder(f"{material}, S_0 .. S_{max_n}", [
+        StepTime("thesis: backward step on python-chess boards", plain),
+        StepTime("+ symmetry: one board per set of mirror images", folded),
+        StepTime("+ integer index: the engine on numpy arrays, loops not compiled", interpreted_runs),
+        StepTime("+ compiled loops: the same engine compiled by numba", compiled_runs),
+    ], same_work=interpreted_found == compiled_found)

@@ -29,8 +29,11 @@ def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]]):
         ax.set_xlabel("n (plies to mate)")
         ax.set_ylabel("|S_n| (boards)")
         ax.set_yscale("log")
-        ax.set_ylim(bottom=0.8)  # an S_n of one board keeps its bar
         ax.tick_params(labelbottom=True, labelleft=True)
+    # Set once all bars are drawn: a limit set inside the loop froze the top at the first table's largest S_n
+    # and cut the bars of larger tables off.  From 0.8, an S_n of one board keeps its bar.
+    largest = max(max(counts_by_table[name].values()) for name in tables) if tables else 1
+    axes.flat[0].set_ylim(0.8, 2 * largest)
     for ax in list(axes.flat)[len(tables):]:
         ax.set_visible(False)
     handles, labels = axes.flat[0].get_legend_handles_labels()
@@ -106,7 +109,7 @@ def _mated_plies(results, side: str) -> List[int]:
 
 def plot_stockfish_comparison(report):
     """Two panels for a :class:`Util.stockfish.compare.ComparisonReport`: the plies each game needed,
-    and the thesis's verdicts.  Over several n: means against n and verdict shares per n; from a single
+    and the thesis's verdicts.  Over several n: one point per game against n and verdict shares per n; from a single
     S_n (nothing to draw against n): how often each number of plies occurred, and the verdict shares.
     Legends sit beside the panels, never on the data.  Returns the Figure."""
     from ..stockfish.compare import VERDICTS, by_n
@@ -124,8 +127,9 @@ def plot_stockfish_comparison(report):
             ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     figure.suptitle(f"{report.material}: {scenario_in_words(report.scenario)}, {len(report.results)} positions, "
                     f"Stockfish {report.settings.describe()}")
-    left.set_title("How many plies each game needed", fontsize=10)
-    right.set_title("Which attacker mated faster (the thesis's verdicts)", fontsize=10)
+    pad = 14 if len(groups) > 1 else 6  # over several n each panel has a row of counts above it, under the title
+    left.set_title("How many plies each game needed", fontsize=10, pad=pad)
+    right.set_title("Which attacker mated faster (the thesis's verdicts)", fontsize=10, pad=pad)
     figure.tight_layout()
     return figure
 

@@ -13,7 +13,10 @@ opponent who never gives anything away?
   fastest mate.
 * The start positions are drawn at random from the table's draws with
   Stockfish to move, among those in which **at least one** of its moves
-  loses: where every move draws there is nothing to hold.
+  loses (where every move draws there is nothing to hold) and **none** of
+  its moves ends the game at once (:func:`moves_that_end_the_game`): a start
+  where Stockfish can take a hanging rook, leaving too little material to
+  mate, is a game of one ply that teaches nothing.
 
 After each of Stockfish's moves the table says whether the position is
 still a draw, so a game tells the ply at which Stockfish let the draw slip,
@@ -105,10 +108,35 @@ def _score_defence(board: chess.Board, move: chess.Move, sequence: SnSequence, r
         result.slipped_at = result.game.plies + 1
 
 
+def moves_that_end_the_game(board: chess.Board) -> List[chess.Move]:
+    """The legal moves after which the game is over by the rules (:func:`Util.play.outcomes.game_end`):
+    a capture that leaves too little material to mate, a mate, a stalemate; [] when play goes on
+    whatever the side to move does."""
+    from ..play.outcomes import game_end
+
+    ending = []
+    for move in board.legal_moves:
+        board.push(move)
+        try:
+            if game_end(board):
+                ending.append(move)
+        finally:
+            board.pop()
+    return ending
+
+
+def is_a_start_to_hold(board: chess.Board, sequence: SnSequence) -> bool:
+    """A start worth playing: the side to move has a move that loses by the table (a trap to avoid)
+    and no move that ends the game at once (:func:`moves_that_end_the_game`)."""
+    return (any(o.result == LOSS for o in move_outcomes(board, sequence))
+            and not moves_that_end_the_game(board))
+
+
 def drawn_positions_with_a_trap(sequence: SnSequence, count: int, stockfish_colour: chess.Color = chess.BLACK,
                                 seed: int = 0, tries: int = 200) -> List[str]:
-    """``count`` different FENs, drawn at random: a draw with ``stockfish_colour`` to move and at least
-    one losing move.  ValueError if ``tries`` draws per position find none (a table with no such draw)."""
+    """``count`` different FENs, drawn at random: a draw with ``stockfish_colour`` to move, at least one
+    losing move and no move that ends the game at once (:func:`is_a_start_to_hold`).  ValueError if
+    ``tries`` draws per position find none (a table with no such draw)."""
     fens: List[str] = []
     attempt = 0
     while len(fens) < count:
@@ -116,12 +144,12 @@ def drawn_positions_with_a_trap(sequence: SnSequence, count: int, stockfish_colo
             attempt += 1
             board = random_start(sequence, white_to_move=stockfish_colour == chess.WHITE, outcome="draw",
                                  seed=seed * 1_000_003 + attempt)
-            if board.fen() not in fens and any(o.result == LOSS for o in move_outcomes(board, sequence)):
+            if board.fen() not in fens and is_a_start_to_hold(board, sequence):
                 fens.append(board.fen())
                 break
         else:
-            raise ValueError(f"{sequence.material}: no draw with {_name(stockfish_colour)} to move "
-                             f"and a losing move in {tries} random draws")
+            raise ValueError(f"{sequence.material}: no draw with {_name(stockfish_colour)} to move, "
+                             f"a losing move and none that ends the game at once in {tries} random draws")
     return fens
 
 
@@ -179,15 +207,16 @@ class HoldReport:
         share = 100.0 * len(lost) / len(played) if played else float("nan")
         lines = [
             f"hold_draws ({self.material}): Stockfish ({self.settings.describe()} a move) defends drawn positions "
-            f"as {side} against the AI, {len(played)} positions, each with at least one losing move at the start",
+            f"as {side} against the AI, {len(played)} positions, each with at least one losing move at the start "
+            f"and none that ends the game at once",
             f"Stockfish held the draw: {len(played) - len(lost)} of {len(played)}",
             f"Stockfish lost a drawn position: {len(lost)} ({share:.2f} %)"
-            + (f", after a losing move at ply {', '.join(str(r.slipped_at) for r in lost)}" if lost else ""),
+            + (f", after a losing move at {losing_moves(lost)}" if lost else ""),
             f"  its moves in drawn positions where a move would have lost: {chances}; "
             f"losing moves among them: {len(lost) + len(saved)}",
         ]
         if saved:
-            lines.append(f"  {len(saved)} losing move(s) (ply {', '.join(str(r.slipped_at) for r in saved)}) came so "
+            lines.append(f"  {len(saved)} losing move(s) ({losing_moves(saved)}) came so "
                          f"late that the fifty-move rule drew the game first: the tables count no such rule, "
                          f"Stockfish does")
         endings = "; ".join(f"{end} {len(plies)} ({_after_plies(plies)})"
@@ -272,10 +301,25 @@ def hold_sentence(report: HoldReport) -> str:
     slips = len(lost) + len(saved)
     return (f"Defending {len(played)} drawn {report.material} positions as {side} against the AI, Stockfish "
             f"({report.settings.describe()}) held {len(played) - len(lost)} and lost {len(lost)} "
-            f"({100.0 * len(lost) / len(played):.0f} %); it made {chances} moves in positions where a move "
+            f"({100.0 * len(lost) / len(played):.2f} %); it made {chances} moves in positions where a move "
             f"would have lost, and {slips} of them {'was' if slips == 1 else 'were'} losing"
-            + (f" ({len(saved)} saved on the board by the fifty-move rule, which the tables do not know)."
-               if saved else "."))
+            + (f": {losing_moves(lost)}, lost on the board" if lost else "")
+            + (f"{';' if lost else ':'} {losing_moves(saved)}, saved on the board by the fifty-move rule, which the "
+               f"tables do not know" if saved else "") + ".")
+
+
+def losing_moves(results: List[HoldResult]) -> str:
+    """Each game's losing move by its ply and in SAN with its move number: ``ply 7 (4...Kd5), ply 12 (7. Rb3)``."""
+    return ", ".join(f"ply {r.slipped_at} ({_numbered_san(r.fen, r.game.moves, r.slipped_at)})" for r in results)
+
+
+def _numbered_san(fen: str, moves: List[str], ply: int) -> str:
+    """The ``ply``-th move of a game from ``fen`` (1 = the first) in SAN, numbered as in a score sheet."""
+    board = chess.Board(fen)
+    for uci in moves[: ply - 1]:
+        board.push_uci(uci)
+    number = f"{board.fullmove_number}." + ("" if board.turn == chess.WHITE else "..")
+    return f"{number}{'' if board.turn == chess.BLACK else ' '}{board.san(chess.Move.from_uci(moves[ply - 1]))}"
 
 
 def _after_plies(plies: List[int]) -> str:

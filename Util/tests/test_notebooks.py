@@ -129,7 +129,7 @@ def test_02_checks_what_it_teaches(notebook_02):
     ladder = next(o["data"]["text/html"] for o in outputs(notebook) if "times faster" in o.get("data", {}).get("text/html", ""))
     times = [float(t) for t in re.findall(r'<td style="text-align:right">(\d+\.\d+)</td>', ladder)]
     ratios = [float(r.replace(",", "")) for r in re.findall(r"about ([\d.,]+)", ladder)]
-    assert "KQvK, S_0 .. S_2" in ladder and len(times) == 3 and len(ratios) == 2
+    assert "KQvK, S_0 .. S_2" in ladder and len(times) == 4 and len(ratios) == 3
     assert all(abs(r / (slow / fast) - 1) < 0.35 for r, slow, fast in zip(ratios, times, times[1:]))
     assert re.search(r"board_int = \d+ = 0b[01]{25} \(25 bits", text)  # KBNvK, leading zeros kept
     # pieces on both sides: Black's longest defence in KQvKR, a mate by Black, a draw only en passant saves
@@ -186,6 +186,7 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     assert re.search(r"KQvK vs syzygy: [\d,]+ boards in 21 S_n, 0 disagree", text)
     kbbvk = re.search(r"KBBvK: \|DTZ\| - n over (\d+) sampled boards with n >= 1 -> -1: (\d+)", text)
     assert kbbvk and int(kbbvk.group(2)) > 0.8 * int(kbbvk.group(1)), "Syzygy's rounded DTZ in KBBvK is n - 1"
+    assert "KBBvK: the thesis's test fails on every sampled board from S_2 on (S_38 is the last)" in text  # its words
     # the +1s were checkmates: counted apart, with python-chess's DTZ of -1, and shown on an example
     dtz = re.search(r"KQvK: \|DTZ\| - n over \d+ sampled boards with n >= 1 -> ([^;]*); DTZ of the \d+ sampled "
                     r"checkmates \(n = 0\) -> -1: \d+\n", text)

@@ -50,6 +50,8 @@ def test_hold_games_agree_with_gaviota_move_by_move(depth, sequence_of, stockfis
             if ply == 0:
                 assert dtm == 0 and board.turn == chess.BLACK  # a draw, Stockfish (Black) to move
                 assert any(python_gaviota.probe_dtm(_after(board, m)) > 0 for m in board.legal_moves)  # a trap
+                # and play goes on: no move of Stockfish's ends the game (no hanging rook to take)
+                assert not any(_after(board, m).is_game_over() for m in board.legal_moves), result.fen
             elif slip is None and dtm != 0 and dtm is not None:
                 assert board.turn == chess.WHITE and dtm > 0, (result.fen, ply, dtm)  # only Black ever errs
                 slip = ply
@@ -62,6 +64,13 @@ def test_hold_games_agree_with_gaviota_move_by_move(depth, sequence_of, stockfis
     lost = sum(r.lost_on_board for r in report.results)
     assert f"Stockfish held the draw: {6 - lost} of 6" in report.text()
     assert f"lost {lost} (" in sh.hold_sentence(report)
+    for result in report.played:  # every losing move, in the report and in the sentence alike
+        if result.slipped_at is not None:
+            board = chess.Board(result.fen)
+            for uci in result.game.moves[: result.slipped_at - 1]:
+                board.push_uci(uci)
+            move = f"ply {result.slipped_at} ({board.fullmove_number}...{board.san(chess.Move.from_uci(result.game.moves[result.slipped_at - 1]))})"
+            assert move in report.text() and move in sh.hold_sentence(report), move
     # how the games ended, and the moves that brought a position back, counted here by Zobrist hashes
     assert sorted(p for plies in report.endings().values() for p in plies) == sorted(r.game.plies for r in report.played)
     repeats = {True: 0, False: 0}
@@ -104,6 +113,18 @@ def test_the_ai_presses_a_draw_without_offering_a_dead_trade(sequence_of):
         grandchild = _after(child, reply)
         if sequence.value(grandchild) < 0:
             assert not grandchild.has_insufficient_material(chess.WHITE), (chosen.san, child.san(reply))
+
+
+def test_a_start_where_a_move_ends_the_game_is_not_one_to_hold(sequence_of):
+    """Black to move takes the hanging rook (Kxb2): two kings and a bishop, no mate possible, the game is
+    over after one ply. python-chess says so, and such a draw is no start for a hold game."""
+    sequence = sequence_of("KRvKB")
+    board = chess.Board("7K/8/8/8/8/2k5/1R6/5b2 b - - 0 1")
+    assert sequence.value(board) < 0  # a draw by the table
+    taken = _after(board, chess.Move.from_uci("c3b2"))
+    assert taken.is_insufficient_material()
+    assert chess.Move.from_uci("c3b2") in sh.moves_that_end_the_game(board)
+    assert not sh.is_a_start_to_hold(board, sequence)
 
 
 def test_a_position_that_is_not_a_draw_is_refused(sequence_of, stockfish_path):
