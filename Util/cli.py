@@ -200,7 +200,7 @@ def _cmd_stats(args) -> int:
             print(f"black {n} {count}")
     print(f"total {sum(counts[chess.WHITE].values()) + sum(counts[chess.BLACK].values())}")
     if args.zugzwangs:
-        from .play.trainer import mutual_zugzwangs
+        from .play.zugzwang import mutual_zugzwangs
 
         print(f"mutual_zugzwangs {mutual_zugzwangs(sequence.table)}")
     return 0

@@ -154,8 +154,8 @@ def bench_beside_gaviota(directory: Path, gaviota_dir: Path, count: int) -> None
 def bench_trainer(directory: Path, materials: Sequence[Material], count: int) -> None:
     print("a trainer game in a fresh process: open, the AI's reply, the hints (whole process)")
     for material in materials[:count]:
-        code = ("import sys, chess; from Util.play.game import PlaySession, table_named;"
-                "from Util.play.trainer import random_start;"
+        code = ("import sys, chess; from Util.play.session import PlaySession; from Util.play.setup import table_named;"
+                "from Util.play.random_starts import random_start;"
                 f"s = table_named({material.name!r}, {str(directory)!r});"
                 "b = chess.Board(sys.argv[1]);"
                 "g = PlaySession(b, s, games_dir='/tmp', person=not b.turn);"

@@ -8,7 +8,7 @@ opponent who never gives anything away?
 * **Hold game**: Stockfish plays one side (by default Black, the side a
   table names second, as in KRvKB), the AI the other.  While the position is
   drawn the AI plays a drawing move that leaves Stockfish the fewest
-  drawing replies (:func:`Util.play.trainer.hardest_best_move`, the trainer's
+  drawing replies (:func:`Util.play.verdicts.hardest_best_move`, the trainer's
   choice); once Stockfish has played a losing move, the same choice is the
   fastest mate.
 * The start positions are drawn at random from the table's draws with
@@ -36,7 +36,9 @@ import chess
 from ..sequence import SnSequence
 from .compare import Game, close_engine_of_this_process, comparison_game_end, open_engine_in_worker
 from .oracle import EngineFailure, EngineSettings, GuardedStockfish, find_stockfish
-from ..play.trainer import LOSS, hardest_best_move, move_outcomes, random_start
+from ..play.outcomes import LOSS
+from ..play.verdicts import hardest_best_move, move_outcomes
+from ..play.random_starts import random_start
 
 #: Plies a slipped game may run beyond the cap to reach the AI's mate (longer than any five-piece mate).
 MATE_ALLOWANCE = 600

@@ -219,7 +219,7 @@ def test_distances_list_exactly_those_that_exist(server, python_gaviota):
 
 def test_mutual_zugzwang_agrees_with_gaviota(server, python_gaviota, served_tables):
     from Util.sequence import load_s_n_sequence
-    from Util.play.trainer import mutual_zugzwang_examples
+    from Util.play.zugzwang import mutual_zugzwang_examples
 
     def for_white(board: chess.Board) -> int:
         wdl = python_gaviota.probe_wdl(board)
@@ -259,7 +259,7 @@ BAD_QUERIES = [
     ("/standard", {"fen": "hello world"}, "not a valid FEN"),
     ("/standard", {"fen": "8/8/8/8/8/8/8/KQ5k x - - 0 1"}, "not a valid FEN"),
     ("/standard", {"fen": "8/8/8/8/8/8/8/KQ6 w - - 0 1"}, "Black has no king"),
-    ("/standard", {"fen": "k7/1Q6/8/8/8/8/8/K7 w - - 0 1"}, "the side not to move is in check"),
+    ("/standard", {"fen": "k7/1Q6/8/8/8/8/8/K7 w - - 0 1"}, "the side that is not to move is in check"),
     ("/standard", {"fen": "P6k/8/8/8/8/8/8/K7 w - - 0 1"}, "pawn stands on the first or last rank"),
     ("/standard", {"fen": "8/8/8/8/8/8/8/KQRBN2k w - - 0 1"}, "6 pieces"),
     ("/standard", {"fen": "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"}, "castling"),
