@@ -18,6 +18,7 @@ from typing import List, Optional
 import chess
 
 from ..board.material import Material, MaterialError, material_of_board
+from ..board.random_boards import random_legal_board
 from ..sequence import SnSequence
 from ..play.outcomes import DRAW, LOSS, WIN
 from ..play.verdicts import MoveOutcome, hardest_best_move, judge_move, move_comment
@@ -311,12 +312,4 @@ def _bare_kings(side: chess.Color, seed: Optional[int]) -> chess.Board:
     """A random legal placement of the two kings with ``side`` to move (each placement equally likely)."""
     import numpy as np
 
-    rng = np.random.default_rng(seed)
-    while True:
-        white, black = (int(s) for s in rng.choice(64, size=2, replace=False))
-        if chess.square_distance(white, black) > 1:
-            board = chess.Board(None)
-            board.set_piece_at(white, chess.Piece(chess.KING, chess.WHITE))
-            board.set_piece_at(black, chess.Piece(chess.KING, chess.BLACK))
-            board.turn = side
-            return board
+    return random_legal_board("KvK", np.random.default_rng(seed), turn=side)

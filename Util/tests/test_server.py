@@ -13,6 +13,7 @@ import urllib.parse
 import chess
 import pytest
 
+from Util.board.random_boards import random_legal_board
 from Util.tests.served import REPO, get_json, running_server
 
 SAMPLES = 40
@@ -27,15 +28,9 @@ def server(tmp_path_factory, served_tables):
     assert "Traceback" not in text, text
 
 
-def _random_board(rng: random.Random, pieces: str, turn: chess.Color) -> chess.Board:
-    """A random legal position with ``pieces`` (e.g. ``"KQkr"``) and ``turn`` to move."""
-    while True:
-        board = chess.Board(None)
-        for square, letter in zip(rng.sample(range(64), len(pieces)), pieces):
-            board.set_piece_at(square, chess.Piece.from_symbol(letter))
-        board.turn = turn
-        if board.is_valid():
-            return board
+def _random_board(rng: random.Random, material: str, turn: chess.Color) -> chess.Board:
+    """A random legal position of ``material`` (e.g. ``"KQvKR"``) with ``turn`` to move."""
+    return random_legal_board(material, rng, turn=turn)
 
 
 def _en_passant_board(rng: random.Random) -> chess.Board:
@@ -65,7 +60,7 @@ def _en_passant_board(rng: random.Random) -> chess.Board:
 def _sample_boards():
     rng = random.Random(34)
     boards = [_random_board(rng, pieces, rng.choice(chess.COLORS))
-              for pieces in ("KQkr", "KRkq", "KPkp", "KQk", "KPk") for _ in range(SAMPLES // 5)]
+              for pieces in ("KQvKR", "KRvKQ", "KPvKP", "KQvK", "KPvK") for _ in range(SAMPLES // 5)]
     return boards + [_en_passant_board(rng) for _ in range(SAMPLES // 2)]
 
 
@@ -115,7 +110,7 @@ def test_standard_equals_gaviota_dtm_for_the_position_and_every_move(server, pyt
 
 def test_mainline_mates_in_exactly_dtm_plies(server, python_gaviota):
     rng = random.Random(7)
-    for pieces in ("KQkr", "KPkp", "KPk"):
+    for pieces in ("KQvKR", "KPvKP", "KPvK"):
         for _ in range(3):
             board = _random_board(rng, pieces, chess.WHITE)
             status, answer = get_json(server, "/standard/mainline", fen=board.fen())
@@ -170,7 +165,7 @@ def test_verdict_names_a_slower_move_and_a_blunder(server, python_gaviota):
 
 def test_reply_keeps_the_best_result(server, python_gaviota):
     rng = random.Random(11)
-    for pieces in ("KQkr", "KPkp"):
+    for pieces in ("KQvKR", "KPvKP"):
         board = _random_board(rng, pieces, chess.BLACK)
         if board.is_game_over():
             continue
@@ -228,7 +223,7 @@ def test_mutual_zugzwang_agrees_with_gaviota(server, python_gaviota, served_tabl
     table = load_s_n_sequence(served_tables / "KPvKP.chessAI").table
     candidates = mutual_zugzwang_examples(table, limit=3)
     rng = random.Random(5)
-    candidates += [_random_board(rng, "KPkp", chess.WHITE) for _ in range(10)]
+    candidates += [_random_board(rng, "KPvKP", chess.WHITE) for _ in range(10)]
     found = 0
     for board in candidates:
         other = board.copy()

@@ -7,22 +7,15 @@ import random
 import chess
 import pytest
 
+from Util.board.random_boards import random_legal_board
 from Util.play.outcomes import DRAW, LOSS, WIN
 from Util.play.zugzwang import is_mutual_zugzwang, mutual_zugzwang_examples, mutual_zugzwangs
 from Util.play.verdicts import move_outcomes, verdict
 
 
 def random_board(material: str, rng: random.Random) -> chess.Board:
-    """A random legal position of ``material`` (``"KQvKR"``), either side to move."""
-    white, black = material.split("v")
-    while True:
-        board = chess.Board(None)
-        squares = rng.sample(range(64), len(white) + len(black))
-        for letter, square in zip(white + black.lower(), squares):
-            board.set_piece_at(square, chess.Piece.from_symbol(letter))
-        board.turn = rng.random() < 0.5
-        if board.is_valid() and not board.is_game_over():
-            return board
+    """A random legal position of ``material`` (``"KQvKR"``), either side to move, the game not over."""
+    return random_legal_board(material, rng, playable=True)
 
 
 def expected_outcome(board: chess.Board, move: chess.Move, gaviota) -> tuple:
