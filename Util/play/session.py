@@ -22,7 +22,7 @@ from .records import PLAYER_NAME, GameHistory
 from .typed_moves import numbered_san, parse_player_move
 from .verdicts import GRADE_MARKS, Judgement, hardest_best_move, judge_move, move_comment, move_outcomes, \
     position_words
-from .words import termination_message
+from .words import game_status, termination_message
 from .zugzwang import is_mutual_zugzwang
 
 __all__ = ["best_defence", "keep_material_move", "AiReply", "PlaySession", "play_with_one_slower_move"]
@@ -117,19 +117,13 @@ class PlaySession:
         ending = termination_message(self.board)
         if ending:
             return ending
-        colour = "White" if self.board.turn == chess.WHITE else "Black"
-        side = f"{colour} (AI)" if self.board.turn == self.ai else f"{colour} ({self.player})"
+        who = "AI" if self.board.turn == self.ai else self.player
         try:
             words = position_words(self.board, self.sequence)
         except (MaterialError, ValueError, FileNotFoundError):
-            return f"{side} to move."
-        text = f"{side} to move. {words}."
-        if self.thesis_ai:
-            n = self.n
-            text += f" The position is in S_{n}." if n >= 0 else " The position is in no S_n."
-        if is_mutual_zugzwang(self.board, self.sequence):
-            text += " A mutual zugzwang: whoever is to move here would rather pass."
-        return text
+            return game_status(self.board.turn, who)
+        return game_status(self.board.turn, who, words, self.n if self.thesis_ai else None,
+                           is_mutual_zugzwang(self.board, self.sequence))
 
     def _play(self, move: chess.Move, record: bool, outcomes: Optional[list] = None) -> None:
         """Push ``move`` with its PGN comment; rewrite the files if ``record``.  ``outcomes``: those of the

@@ -4,7 +4,8 @@ game files and the server.
 * distances: :func:`plies_text` (``"7 plies"``), :func:`moves_and_plies` (``"4 (7 plies)"``), ranges
   (:func:`plies_ranges` ``"1–5, 9"``, :func:`moves_ranges` ``"1 or 7–9 moves"``);
 * a position: :func:`outcome_words` (``"White mates in 29 (57 plies)"``), :func:`status_line` (the page's
-  status), :func:`termination_message` (why a game is over), :func:`describe_n` (the thesis's S_n),
+  status), :func:`game_status` (the notebook game's), :func:`termination_message` and :func:`ending_words`
+  (why a game is over), :func:`describe_n` (the thesis's S_n),
   :func:`illegal_reasons` (why python-chess calls a position illegal);
 * a move: :func:`move_outcome_words` (``"win: mates in 4 (7 plies)"``), :func:`page_move_words` (the
   trainer page's ``"Win · mates in 3 (5 plies)"``), the verdict's :func:`verdict_label` and
@@ -28,7 +29,7 @@ from .outcomes import DRAW, LOSS, WIN, game_end
 __all__ = ["RESULT_WORDS", "STATUS_WORDS", "plies_text", "moves_and_plies", "plies_ranges", "moves_ranges",
            "outcome_words", "in_sentence", "after_move_words", "move_outcome_words", "page_move_words",
            "verdict_label", "verdict_sentence", "comment_text", "termination_message", "status_line",
-           "describe_n", "illegal_reasons", "distances_sentence", "distances_line"]
+           "game_status", "ending_words", "describe_n", "illegal_reasons", "distances_sentence", "distances_line"]
 
 #: A result for the side named, in a word.
 RESULT_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
@@ -148,6 +149,38 @@ def status_line(board: chess.Board, dtm: int, wdl: int) -> str:
     if board.is_insufficient_material():
         return "Draw: neither side can mate"
     return f"{_colour(board.turn)} to move. {outcome_words(board.turn, dtm, wdl)}"
+
+
+def game_status(turn: chess.Color, who: str, outcome: Optional[str] = None, s_n: Optional[int] = None,
+                zugzwang: bool = False) -> str:
+    """The notebook game's status line: ``"Black (Player) to move. White mates in 7 (14 plies)."``.
+    ``who``: who plays the side to move (``"AI"`` or the person's name); ``outcome``: :func:`outcome_words`
+    of the position (None where no table can say); ``s_n``: the thesis's n of the position in its own
+    game (-1: in no S_n; None: not said); ``zugzwang``: the position is a mutual zugzwang."""
+    text = f"{_colour(turn)} ({who}) to move."
+    if outcome is None:
+        return text
+    text += f" {outcome}."
+    if s_n is not None:
+        text += f" The position is in S_{s_n}." if s_n >= 0 else " The position is in no S_n."
+    if zugzwang:
+        text += " A mutual zugzwang: whoever is to move here would rather pass."
+    return text
+
+
+def ending_words(board: chess.Board, you: Optional[chess.Color]) -> Optional[str]:
+    """How the game ended in ``board``, said to the person playing ``you`` (``"You won: checkmate"``,
+    ``"Draw: stalemate"``; without ``you``, the winner is named as :func:`status_line` names it); None
+    while checkmate, stalemate and a lack of mating material have not ended it."""
+    if board.is_checkmate():
+        if you is None:
+            return status_line(board, 0, -1)
+        return "You won: checkmate" if you != board.turn else "You lost: checkmate"
+    if board.is_stalemate():
+        return "Draw: stalemate"
+    if board.is_insufficient_material():
+        return "Draw: neither side can mate"
+    return None
 
 
 def describe_n(n: int) -> str:

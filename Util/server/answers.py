@@ -24,7 +24,7 @@ from ..play.outcomes import DRAW, LOSS, WIN
 from ..play.verdicts import MoveOutcome, hardest_best_move, judge_move, move_comment
 from ..play.random_starts import distances as table_distances, random_start
 from ..play.zugzwang import is_mutual_zugzwang
-from ..play.words import distances_line, illegal_reasons, page_move_words, status_line
+from ..play.words import distances_line, ending_words, illegal_reasons, page_move_words, status_line
 
 #: Longest FEN accepted: a legal five-piece FEN is under 60 characters.
 MAX_FEN_LENGTH = 100
@@ -190,18 +190,14 @@ def ending(board: chess.Board, you: Optional[chess.Color]) -> Optional[dict]:
     ``"Draw: stalemate"``) with the PGN ``result`` (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``) and ``kind`` for
     that person (``win``, ``draw``, ``loss``); None while the game goes on.  Without ``you``, the winner
     is named."""
-    if board.is_checkmate():
-        winner = not board.turn
-        result = "1-0" if winner == chess.WHITE else "0-1"
-        if you is None:
-            return {"text": status_line(board, 0, -1), "kind": "win", "result": result}
-        return {"text": "You won: checkmate" if you == winner else "You lost: checkmate",
-                "kind": "win" if you == winner else "loss", "result": result}
-    if board.is_stalemate():
-        return {"text": "Draw: stalemate", "kind": "draw", "result": "1/2-1/2"}
-    if board.is_insufficient_material():
-        return {"text": "Draw: neither side can mate", "kind": "draw", "result": "1/2-1/2"}
-    return None
+    text = ending_words(board, you)
+    if text is None:
+        return None
+    if not board.is_checkmate():
+        return {"text": text, "kind": "draw", "result": "1/2-1/2"}
+    winner = not board.turn
+    kind = "win" if you is None or you == winner else "loss"
+    return {"text": text, "kind": kind, "result": "1-0" if winner == chess.WHITE else "0-1"}
 
 
 def position(tablebase, board: chess.Board, you: Optional[chess.Color] = None) -> dict:
