@@ -24,8 +24,7 @@ EPILOG = ("Tables are read from and written to S_n_Results/ by default; --result
 
 
 def _cmd_calculate(args) -> int:
-    from concurrent.futures.process import BrokenProcessPool
-
+    from .calculation import batch
     from .calculation.store import calculation_order
 
     if args.all:
@@ -41,64 +40,15 @@ def _cmd_calculate(args) -> int:
         print("calculate: --out names one file, but this computes several tables; leave it out", file=sys.stderr)
         return 2
     named = set(materials) if args.all else {Material.parse(m).canonical for m in args.material}
-    single = len(args.material) == 1 and not args.all
-    # A table named alone is computed again (as the thesis's calculate does); with several, or as a sub-table
-    # that the server and the trainer will need as a file, one already there is kept.
-    to_compute = [m for m in materials if (single and m in named) or not _table_file_ok(m, args.results)]
-    for material in materials:
-        if material not in to_compute:
-            print(f"{material}: already computed", flush=True)
-            continue
-        fresh = args.fresh and material in named
-        # the one table named runs in this process, so that `/usr/bin/time calculate X` measures it
-        # (docs/performance.md); only its sub-tables go apart
-        if len(to_compute) > 1 and material.piece_count >= APART_FROM_PIECES and not (single and material in named):
-            try:
-                print(_calculate_apart(material, args, fresh), flush=True)
-            except BrokenProcessPool:
-                print(f"calculate: the process computing {material} ended abruptly (killed, or out of memory); "
-                      f"what it finished is kept: run the same command again to go on from there", file=sys.stderr)
-                return 1
-        else:
-            print(_calculate_one(material, args, fresh), flush=True)
-    return 0
+    options = batch.CalculateOptions(args.out, args.results, not args.quiet, args.checkpoint_seconds)
+    return batch.calculate_tables(materials, named, single=len(args.material) == 1 and not args.all,
+                                  fresh=args.fresh, options=options,
+                                  apart_from_pieces=APART_FROM_PIECES or batch.APART_FROM_PIECES)
 
 
-#: With several tables (``--all``), each table of this many pieces is computed in a process of its own.
-#: One long process ends up holding more than any table needs (what its heaps kept of the tables before),
-#: and the five-piece tables are the ones whose peak matters; a fresh process starts clean for a few
-#: seconds of start-up (Python, numpy, the compiled kernels).  Figures: docs/performance.md.
-APART_FROM_PIECES = 5
-
-
-def _calculate_apart(material, args, fresh: bool) -> str:
-    """:func:`_calculate_one` in a fresh process (spawned, so nothing of this one's heap is inherited);
-    its summary line.  An error in it is raised here."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as worker:
-        return worker.submit(_calculate_one, material, args, fresh).result()
-
-
-def _calculate_one(material, args, fresh: bool) -> str:
-    """Compute one table and write its file; the summary line.  The table is let go on return, before
-    the next one starts (a 5-piece pawn table would otherwise hold 1 GB through the next one's peak)."""
-    from .calculation.store import calculate_table
-
-    path, table, counts, counts_black = calculate_table(material, args.out, results_dir=args.results,
-                                                        progress=not args.quiet,
-                                                        checkpoint_seconds=args.checkpoint_seconds, fresh=fresh)
-    return _summary(table, path, counts, counts_black)
-
-
-def _table_file_ok(material, results: Optional[Path] = None) -> bool:
-    """Already computed: a finished table file is in the folder (its ZIP directory is checked, not its
-    data, so that resuming ``--all`` after a hundred tables does not read a hundred gigabytes)."""
-    from .calculation.store import default_path
-    from .files.chessai import looks_finished
-
-    return looks_finished(default_path(material, results), material)
+#: None: ``calculate`` computes tables of ``Util.calculation.batch.APART_FROM_PIECES`` pieces (which says
+#: why) each in a process of its own when it computes several; a number here (a test's) replaces it.
+APART_FROM_PIECES: Optional[int] = None
 
 
 def add_results_option(parser: argparse.ArgumentParser, help: str) -> None:
@@ -131,16 +81,6 @@ def table_file(name: str, results: Optional[Path]) -> Path:
         raise FileNotFoundError(f"{found}: no such file; compute it with: python -m Util calculate {material} "
                                 f"--results {results}")
     return found
-
-
-def _summary(table, path, counts, counts_black) -> str:
-    if table.max_n < 0:  # KNvK and the like: no S_n at all
-        who = "White cannot" if table.material.lone_black_king else "neither side can"
-        return f"{table.material}: 0 boards in any S_n ({who} force mate), written to {path}"
-    if table.material.lone_black_king:
-        return f"{table.material}: {sum(counts.values())} boards in S_0..S_{table.max_n}, written to {path}"
-    return (f"{table.material}: {sum(counts.values())} boards in White's S_n, {sum(counts_black.values())} in "
-            f"Black's, n up to {table.max_n}, written to {path}")
 
 
 def _fens(args) -> List[str]:
@@ -200,7 +140,7 @@ def _cmd_stats(args) -> int:
             print(f"black {n} {count}")
     print(f"total {sum(counts[chess.WHITE].values()) + sum(counts[chess.BLACK].values())}")
     if args.zugzwangs:
-        from .play.trainer import mutual_zugzwangs
+        from .play.zugzwang import mutual_zugzwangs
 
         print(f"mutual_zugzwangs {mutual_zugzwangs(sequence.table)}")
     return 0
@@ -269,58 +209,10 @@ def _cmd_bench(args) -> int:
 
 def _cmd_verify(args) -> int:
     from .bench.calculation import DEFAULT_MATERIALS
-    from .calculation.store import TableStore, all_materials
-    from .validation.gaviota_native import GaviotaUnavailable, NativeGaviota
-    from .sequence import SnSequence
-    from .validation.one_ply import one_ply_check
-    from .validation.references import ReferenceMissing, exhaustive_against_gaviota, find_reference_folder
+    from .validation.verify import one_ply_materials, verify_tables
 
-    store = TableStore(args.results, progress=not args.quiet)
-    materials = args.material or DEFAULT_MATERIALS
-    if args.one_ply:
-        def check(material):
-            try:
-                return one_ply_check(SnSequence(store.get(material), {}, store=store), per_value=args.one_ply)
-            finally:
-                store.forget_larger_than(4)  # a five-piece table holds up to 1 GB: keep the small ones only
-        what = "checked one ply deep with python-chess's moves"
-        materials = args.material or [m.name for m in all_materials(5) if m.piece_count == 5 and m.black]
-    else:
-        materials = [Material.parse(m).canonical if isinstance(m, str) else m for m in materials]
-        try:  # each table's Gaviota file: in --gaviota, else the first folder that has it (./gaviota first)
-            folders = {m: args.gaviota or find_reference_folder("gaviota", m) for m in materials}
-            first = folders[materials[0]]
-            gaviota = {first: NativeGaviota(first)}  # fails here, with the reason, if the library is missing
-        except (GaviotaUnavailable, ReferenceMissing) as error:
-            print(f"verify: {error}", file=sys.stderr)
-            return 2
-
-        from .tablebase import Tablebase
-
-        files = Tablebase(store.results_dir, compute_missing=False)
-
-        def check(material):
-            """A table in the folder is read as a probe reads it (block by block, through the stored
-            index); a missing one is computed in memory."""
-            folder = folders[material]
-            if folder not in gaviota:  # the C library holds one folder at a time: opening one closes the last
-                gaviota.clear()
-                gaviota[folder] = NativeGaviota(folder)
-            on_file = files.path_of(material).exists()
-            return exhaustive_against_gaviota(files.table(material) if on_file else store.get(material),
-                                              gaviota[folder])
-        what = "checked against Gaviota"
-    failures = 0
-    total = 0
-    for material in materials:
-        result = check(material)
-        print(result.line(), flush=True)
-        for fen, ours, theirs in result.mismatches[:5]:
-            print(f"    {fen}: ours {ours}, {result.reference} {theirs}")
-        failures += len(result.mismatches)
-        total += result.checked
-    print(f"verify: {total} positions {what}, {failures} mismatches")
-    return 1 if failures else 0
+    default = one_ply_materials() if args.one_ply else DEFAULT_MATERIALS
+    return verify_tables(args.material or default, args.results, args.gaviota, args.one_ply, progress=not args.quiet)
 
 
 def _cmd_notebooks(args) -> int:

@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from Util.server.process import start_server  # noqa: E402
 
+from Util.board.random_boards import random_legal_board  # noqa: E402
 from Util.tablebase import MissingTableError, open_tablebase  # noqa: E402
 
 
@@ -59,14 +60,7 @@ def random_positions(results: Path, count: int, seed: int = 1):
 
 
 def _random_board(rng: random.Random, material) -> chess.Board:
-    letters = "K" + material.white + "k" + material.black.lower()
-    while True:
-        board = chess.Board(None)
-        for square, letter in zip(rng.sample(range(64), len(letters)), letters):
-            board.set_piece_at(square, chess.Piece.from_symbol(letter))
-        board.turn = rng.choice(chess.COLORS)
-        if board.is_valid() and not board.is_game_over():
-            return board
+    return random_legal_board(material, rng, playable=True)
 
 
 async def client(port: int, fens, deadline: float, latencies: list, errors: list, rng: random.Random):

@@ -38,6 +38,7 @@ from typing import Callable, List, Optional, Sequence
 import chess
 
 from ..board.material import Material
+from ..board.random_boards import random_legal_board
 from ..tablebase import Tablebase
 
 #: The cache both probers are given in the side-by-side run.
@@ -45,17 +46,8 @@ SIDE_BY_SIDE_CACHE = 4 << 20
 
 
 def random_boards(material: Material, count: int, rng: random.Random) -> List[chess.Board]:
-    """Legal positions of ``material`` (either colour order at random), either side to move, not over."""
-    boards = []
-    while len(boards) < count:
-        letters = (material if rng.random() < 0.5 else material.swapped).letters
-        board = chess.Board(None)
-        for square, letter in zip(rng.sample(range(64), len(letters)), letters):
-            board.set_piece_at(square, chess.Piece.from_symbol(letter))
-        board.turn = rng.random() < 0.5
-        if board.is_valid():
-            boards.append(board)
-    return boards
+    """Legal positions of ``material`` (either colour order at random), either side to move."""
+    return [random_legal_board(material if rng.random() < 0.5 else material.swapped, rng) for _ in range(count)]
 
 
 def spread_boards(materials: Sequence[Material], count: int, seed: int = 1) -> List[chess.Board]:
@@ -154,8 +146,8 @@ def bench_beside_gaviota(directory: Path, gaviota_dir: Path, count: int) -> None
 def bench_trainer(directory: Path, materials: Sequence[Material], count: int) -> None:
     print("a trainer game in a fresh process: open, the AI's reply, the hints (whole process)")
     for material in materials[:count]:
-        code = ("import sys, chess; from Util.play.game import PlaySession, table_named;"
-                "from Util.play.trainer import random_start;"
+        code = ("import sys, chess; from Util.play.session import PlaySession; from Util.play.setup import table_named;"
+                "from Util.play.random_starts import random_start;"
                 f"s = table_named({material.name!r}, {str(directory)!r});"
                 "b = chess.Board(sys.argv[1]);"
                 "g = PlaySession(b, s, games_dir='/tmp', person=not b.turn);"

@@ -8,9 +8,11 @@ import chess
 import ipywidgets as widgets
 
 from ..folders import RESULTS_DIR
-from ..play.game import PlaySession, person_colour, table_named
+from ..play.session import PlaySession
+from ..play.setup import person_colour, table_named
 from ..probing.table_folder import MissingTableError
-from ..play.trainer import distances_text, has_draws, position_words, random_start, start_refusal
+from ..play.random_starts import distances_text, has_draws, random_start, start_refusal
+from ..play.verdicts import position_words
 from .copies import ERROR_STYLE, HELP_STYLE, OK_STYLE, StaticCopy, html_line, plain_text
 
 

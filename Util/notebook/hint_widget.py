@@ -1,7 +1,7 @@
 """Notebook 03's hint table as a widget (anywidget): every legal move best first, coloured by its
 result for the side that plays it; a click on a row chooses the move.
 
-The rows come from :func:`Util.play.trainer.move_outcomes`; a click sets
+The rows come from :func:`Util.play.verdicts.move_outcomes`; a click sets
 :attr:`HintTable.chosen` to the move's UCI, which the owner plays and then
 clears with :meth:`HintTable.done`.  The JavaScript is our bundle
 ``web/dist/hints.js`` (from ``web/src/hints.js``, built by
@@ -17,7 +17,8 @@ import anywidget
 import traitlets
 
 from .board_widget import read_bundle, with_metadata
-from ..play.trainer import DRAW, WIN, MoveOutcome
+from ..play.outcomes import DRAW, WIN
+from ..play.verdicts import MoveOutcome
 
 _RESULT = {WIN: "win", DRAW: "draw"}
 

@@ -1,7 +1,7 @@
 """The notebook control for playing (chapter 4): :class:`PlayWidget`.
 
 It is a board that takes moves (:mod:`Util.notebook.board_widget`) beside the thesis's input box and
-"Execute Move" button, both around one :class:`Util.play.game.PlaySession`.  Its state lives in ipywidgets,
+"Execute Move" button, both around one :class:`Util.play.session.PlaySession`.  Its state lives in ipywidgets,
 so tests drive it exactly as a person does: set the text (as pressing Enter does), set the board's
 move (as a drag does), click a button or a hint's row.  It is displayed with a static copy
 (:mod:`Util.notebook.copies`): the board as SVG, the status, the move list and the hint table.
@@ -21,11 +21,12 @@ import chess
 import ipywidgets as widgets
 
 from .board_widget import ChessBoardWidget, move_from_board
-from ..play.game import PlaySession, example_move, type_a_move
+from ..play.session import PlaySession
+from ..play.typed_moves import example_move, type_a_move
 from .chooser import GameChooser
 from .hint_widget import HintTable, hint_rows
 from .replay_widget import ReplayWidget, start_replay
-from ..play.trainer import GRADE_COLOURS, GRADE_MARKS, Judgement
+from ..play.verdicts import GRADE_COLOURS, GRADE_MARKS, Judgement
 from .copies import (ERROR_STYLE, HELP_STYLE, OK_STYLE, StaticCopy, board_picture, board_text, html_line,
                             plain_text)
 

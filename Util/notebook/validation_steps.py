@@ -14,7 +14,10 @@ from typing import Iterable, List, Optional, Tuple
 
 from ..sequence import SnSequence
 from ..validation.dtz_per_n import HEADER, DtzRow
-from ..validation.references import AgreementPerN, MatchRate, SyzygyComparison, compare_with_syzygy, write_report
+from ..validation.comparison import AgreementPerN
+from ..validation.matchrate import MatchRate
+from ..validation.report import write_report
+from ..validation.syzygy_checks import SyzygyComparison, compare_with_syzygy
 
 __all__ = ["DTZ_HEADER", "GAVIOTA_HEADER", "compare_winners_with_syzygy", "disagreeing", "dtz_surprises", "gaviota_row",
            "merged_dtz_rows", "missed", "save_gaviota_report"]

@@ -1,3 +1,3 @@
-"""Games against the AI: how a game ends, its records, the session, the trainer's verdicts and hints (thesis
-chapters 4 and 5).
+"""Games against the AI (thesis chapters 4 and 5): the set-up, typed moves, the session, its records, the
+verdicts and hints, mutual zugzwangs, random starts, and the words a person reads about all of them.
 """

@@ -23,11 +23,12 @@ from typing import Iterable, List, Optional, Tuple
 import chess
 import chess.pgn
 
-from .outcomes import game_end, termination_message
+from .outcomes import game_end
+from .words import plies_text, termination_message
 from ..board.material import MaterialError, material_of_board
 
 __all__ = ["AI_NAME", "PLAYER_NAME", "DEMONSTRATION_FOLDER", "DEMONSTRATION_PLAYER", "PlainMessage", "HistoryError",
-           "plies_text", "history_text", "pgn_text", "GameHistory", "read_history", "set_board",
+           "history_text", "pgn_text", "GameHistory", "read_history", "set_board",
            "get_moves_from_file", "history_files", "describe_game", "replay_positions"]
 
 AI_NAME = "Endgame AI (S_n tables)"
@@ -47,11 +48,6 @@ class PlainMessage:
 
 class HistoryError(PlainMessage, ValueError):
     """A history file (``.txt`` or ``.pgn``) that cannot be read; the message names the file and the line."""
-
-
-def plies_text(count: int) -> str:
-    """``'1 ply'``, ``'7 plies'``."""
-    return f"{count} ply" if count == 1 else f"{count} plies"
 
 
 def _atomic_write(path: Path, text: str) -> None:

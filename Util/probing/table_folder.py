@@ -40,7 +40,7 @@ class MissingTableError(KeyError, FileNotFoundError):
     computes it (and ``advice``, another way, where the caller knows one).
 
     The one exception for a missing table, wherever it is looked up: a ``KeyError`` for a store of tables
-    by material, a ``FileNotFoundError`` for whoever opens files; ``Util.play.game.TableMissing`` is this class.
+    by material, a ``FileNotFoundError`` for whoever opens files; the notebooks and the game raise this class too.
     In a notebook only the message is shown, not a traceback (it says what to do)."""
 
     def __init__(self, material: Material, directory: Path, advice: str = "") -> None:

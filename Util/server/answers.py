@@ -18,9 +18,13 @@ from typing import List, Optional
 import chess
 
 from ..board.material import Material, MaterialError, material_of_board
+from ..board.random_boards import random_legal_board
 from ..sequence import SnSequence
-from ..play.trainer import DRAW, LOSS, WIN, MoveOutcome, distances as table_distances, hardest_best_move, \
-    is_mutual_zugzwang, judge_move, move_comment, outcome_words, random_start
+from ..play.outcomes import DRAW, LOSS, WIN
+from ..play.verdicts import MoveOutcome, hardest_best_move, judge_move, move_comment
+from ..play.random_starts import distances as table_distances, random_start
+from ..play.zugzwang import is_mutual_zugzwang
+from ..play.words import distances_line, ending_words, illegal_reasons, page_move_words, status_line
 
 #: Longest FEN accepted: a legal five-piece FEN is under 60 characters.
 MAX_FEN_LENGTH = 100
@@ -37,26 +41,6 @@ MAX_SEED = 2 ** 64 - 1
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,30}")
 EXAMPLE_FEN = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
 _CATEGORY = {1: "win", 0: "draw", -1: "loss"}
-_STATUS_WORDS = [
-    (chess.STATUS_NO_WHITE_KING, "White has no king"),
-    (chess.STATUS_NO_BLACK_KING, "Black has no king"),
-    (chess.STATUS_TOO_MANY_KINGS, "a side has more than one king"),
-    (chess.STATUS_TOO_MANY_WHITE_PAWNS, "White has more than eight pawns"),
-    (chess.STATUS_TOO_MANY_BLACK_PAWNS, "Black has more than eight pawns"),
-    (chess.STATUS_PAWNS_ON_BACKRANK, "a pawn stands on the first or last rank"),
-    (chess.STATUS_TOO_MANY_WHITE_PIECES, "White has more than sixteen pieces"),
-    (chess.STATUS_TOO_MANY_BLACK_PIECES, "Black has more than sixteen pieces"),
-    (chess.STATUS_BAD_CASTLING_RIGHTS, "the castling rights do not fit the board"),
-    (chess.STATUS_INVALID_EP_SQUARE, "the en passant square is impossible here"),
-    (chess.STATUS_OPPOSITE_CHECK, "the side not to move is in check"),
-    (chess.STATUS_TOO_MANY_CHECKERS, "the king is in check from more than two pieces"),
-    (chess.STATUS_IMPOSSIBLE_CHECK, "this check cannot arise from a move (the checkers stand so that no last "
-                                    "move gives it)"),
-    (chess.STATUS_EMPTY, "the board is empty"),
-    (chess.STATUS_RACE_CHECK, "both kings are in check"),
-    (chess.STATUS_RACE_OVER, "the race is over"),
-    (chess.STATUS_RACE_MATERIAL, "race material"),
-]
 
 
 class BadRequest(ValueError):
@@ -91,8 +75,7 @@ def parse_fen(text: Optional[str]) -> chess.Board:
                          "(kings included)")
     status = board.status()
     if status != chess.STATUS_VALID:
-        reasons = [words for flag, words in _STATUS_WORDS if status & flag] or [f"python-chess status {status}"]
-        raise BadRequest(f"not a legal position: {'; '.join(reasons)}; no game can reach it")
+        raise BadRequest(f"not a legal position: {illegal_reasons(status)}; no game can reach it")
     return board
 
 
@@ -155,14 +138,17 @@ def parse_int(text: Optional[str], name: str, default: Optional[int], low: int, 
 # ---- lichess's answers -------------------------------------------------------------------------------------
 
 def standard(tablebase, board: chess.Board) -> dict:
-    """lichess's ``/standard`` answer for ``board``."""
+    """lichess's ``/standard`` answer for ``board``, each move with one field of ours beside lichess's:
+    ``words``, the move for the side that plays it as the trainer page shows it
+    (:func:`~Util.play.words.page_move_words`: ``"Win · mates in 3 (5 plies)"``)."""
     probes = tablebase.probe_moves(board)
     dtm = tablebase.probe_dtm(board)
     answer = _position_fields(board, dtm, wdl_of(board, dtm))
     answer["moves"] = [
         {"uci": p.move.uci(), "san": p.san, "zeroing": p.zeroing, "conversion": p.conversion,
          "category": _CATEGORY[p.wdl], "dtz": None, "precise_dtz": None, "dtm": p.dtm,
-         "checkmate": p.checkmate, "stalemate": p.stalemate, "insufficient_material": p.insufficient_material}
+         "checkmate": p.checkmate, "stalemate": p.stalemate, "insufficient_material": p.insufficient_material,
+         "words": page_move_words(_CATEGORY[p.wdl], p.dtm, p.checkmate, p.stalemate, p.insufficient_material)}
         for p in probes]
     return answer
 
@@ -199,35 +185,19 @@ def mainline(tablebase, board: chess.Board) -> dict:
 
 # ---- our own answers for the trainer -----------------------------------------------------------------------
 
-def status_line(board: chess.Board, dtm: int, wdl: int) -> str:
-    """What the page says about a position: who is to move and what best play gives."""
-    mover = "White" if board.turn == chess.WHITE else "Black"
-    if board.is_checkmate():
-        return f"Checkmate: {'Black' if board.turn == chess.WHITE else 'White'} has won"
-    if board.is_stalemate():
-        return f"Stalemate: {mover} has no move; a draw"
-    if board.is_insufficient_material():
-        return "Draw: neither side can mate"
-    return f"{mover} to move. {outcome_words(board.turn, dtm, wdl)}"
-
-
 def ending(board: chess.Board, you: Optional[chess.Color]) -> Optional[dict]:
     """How the game ended in ``board``, said to the person playing ``you`` (``"You won: checkmate"``,
     ``"Draw: stalemate"``) with the PGN ``result`` (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``) and ``kind`` for
     that person (``win``, ``draw``, ``loss``); None while the game goes on.  Without ``you``, the winner
     is named."""
-    if board.is_checkmate():
-        winner = not board.turn
-        result = "1-0" if winner == chess.WHITE else "0-1"
-        if you is None:
-            return {"text": status_line(board, 0, -1), "kind": "win", "result": result}
-        return {"text": "You won: checkmate" if you == winner else "You lost: checkmate",
-                "kind": "win" if you == winner else "loss", "result": result}
-    if board.is_stalemate():
-        return {"text": "Draw: stalemate", "kind": "draw", "result": "1/2-1/2"}
-    if board.is_insufficient_material():
-        return {"text": "Draw: neither side can mate", "kind": "draw", "result": "1/2-1/2"}
-    return None
+    text = ending_words(board, you)
+    if text is None:
+        return None
+    if not board.is_checkmate():
+        return {"text": text, "kind": "draw", "result": "1/2-1/2"}
+    winner = not board.turn
+    kind = "win" if you is None or you == winner else "loss"
+    return {"text": text, "kind": kind, "result": "1-0" if winner == chess.WHITE else "0-1"}
 
 
 def position(tablebase, board: chess.Board, you: Optional[chess.Color] = None) -> dict:
@@ -275,7 +245,7 @@ def verdict(tablebase, board: chess.Board, move: chess.Move) -> dict:
 
 def reply(tablebase, board: chess.Board) -> dict:
     """The server's move in ``board`` (a best move that leaves the opponent the hardest task, see
-    ``Util.play.trainer.hardest_best_move``) with its verdict; BadRequest if the game is over."""
+    ``Util.play.verdicts.hardest_best_move``) with its verdict; BadRequest if the game is over."""
     if board.is_game_over():
         raise BadRequest("the game is over in this position: there is no move to reply")
     if chess.popcount(board.occupied) == 2:  # bare kings: no table, every move draws
@@ -285,7 +255,7 @@ def reply(tablebase, board: chess.Board) -> dict:
 
 
 def zugzwang(tablebase, board: chess.Board) -> bool:
-    """Whether the position is a mutual zugzwang (``Util.play.trainer.is_mutual_zugzwang``): White to move does
+    """Whether the position is a mutual zugzwang (``Util.play.zugzwang.is_mutual_zugzwang``): White to move does
     worse for White than Black to move, both positions legal.  Two bare kings are none."""
     if chess.popcount(board.occupied) == 2:
         return False
@@ -294,20 +264,22 @@ def zugzwang(tablebase, board: chess.Board) -> bool:
 
 def distances(tablebase, material: Material, side: chess.Color) -> dict:
     """Which distances exist in ``material``'s table with ``side`` to move: ``win`` and ``loss`` are the
-    sorted plies (win: the side to move mates in n; loss: it is mated in n), with how many boards each."""
+    sorted plies (win: the side to move mates in n; loss: it is mated in n), with how many boards each, and
+    ``text``, the same as the page says it (:func:`~Util.play.words.distances_line`)."""
     swap = not material.is_canonical
     sequence = SnSequence.from_store(tablebase, material.canonical)
     found = table_distances(sequence, (side == chess.WHITE) != swap)
     win, loss = found["win"], found["loss"]
     return {"material": str(material), "side": "w" if side == chess.WHITE else "b",
             "win": [{"plies": n, "boards": c} for n, c in win.items()],
-            "loss": [{"plies": n, "boards": c} for n, c in loss.items()]}
+            "loss": [{"plies": n, "boards": c} for n, c in loss.items()],
+            "text": distances_line(str(material), side, list(win), list(loss))}
 
 
 def random_position(tablebase, material: Material, outcome: str, side: chess.Color, min_plies: int,
                     max_plies: Optional[int], seed: Optional[int]) -> dict:
     """A random position of ``material`` with ``side`` to move and ``outcome`` (win/draw/loss for it) in
-    ``min_plies``..``max_plies`` plies (``Util.play.trainer.random_start``); BadRequest when the table has none."""
+    ``min_plies``..``max_plies`` plies (``Util.play.random_starts.random_start``); BadRequest when the table has none."""
     if outcome not in ("win", "draw", "loss"):
         raise BadRequest(f"outcome={outcome[:20]!r}: use win, draw or loss")
     if material.piece_count > 5:
@@ -336,12 +308,4 @@ def _bare_kings(side: chess.Color, seed: Optional[int]) -> chess.Board:
     """A random legal placement of the two kings with ``side`` to move (each placement equally likely)."""
     import numpy as np
 
-    rng = np.random.default_rng(seed)
-    while True:
-        white, black = (int(s) for s in rng.choice(64, size=2, replace=False))
-        if chess.square_distance(white, black) > 1:
-            board = chess.Board(None)
-            board.set_piece_at(white, chess.Piece(chess.KING, chess.WHITE))
-            board.set_piece_at(black, chess.Piece(chess.KING, chess.BLACK))
-            board.turn = side
-            return board
+    return random_legal_board("KvK", np.random.default_rng(seed), turn=side)

@@ -45,8 +45,9 @@ from .oracle import EngineFailure, EngineSettings, GuardedStockfish, StockfishMi
 # ---- games ----------------------------------------------------------------------------------
 
 @dataclass
-class Game:
-    """One game from a start position: the moves (UCI) and how it ended."""
+class ComparedGame:
+    """One game of the comparison from a start position: the moves (UCI) and how it ended (a game against
+    the AI is ``Util.play.session.PlaySession``)."""
 
     start_fen: str
     moves: List[str] = field(default_factory=list)
@@ -72,10 +73,10 @@ def comparison_game_end(board: chess.Board, ply_cap: int, plies: int) -> Optiona
     return game_end(board) or (f"ply cap ({ply_cap})" if plies >= ply_cap else None)
 
 
-def ai_game(board: chess.Board, sequence: SnSequence, engine: GuardedStockfish, ply_cap: int = 300) -> Game:
+def ai_game(board: chess.Board, sequence: SnSequence, engine: GuardedStockfish, ply_cap: int = 300) -> ComparedGame:
     """The AI (White, from S_n into S_(n-1)) against Stockfish (Black) from ``board``."""
     board = board.copy(stack=False)
-    game = Game(board.fen())
+    game = ComparedGame(board.fen())
     while not (end := comparison_game_end(board, ply_cap, game.plies)):
         if board.turn == chess.WHITE:
             n = _n_of(sequence, board)
@@ -120,10 +121,10 @@ def table_defence(board: chess.Board, sequence: SnSequence) -> Optional[chess.Mo
 
 
 def against_best_defence(board: chess.Board, sequence: SnSequence, engine: Optional[GuardedStockfish],
-                         ply_cap: int = 300) -> Game:
+                         ply_cap: int = 300) -> ComparedGame:
     """White (Stockfish, or the AI where ``engine`` is None) against the table's best defence."""
     board = board.copy(stack=False)
-    game = Game(board.fen())
+    game = ComparedGame(board.fen())
     while not (end := comparison_game_end(board, ply_cap, game.plies)):
         if board.turn == chess.BLACK:
             move = table_defence(board, sequence)
@@ -140,10 +141,10 @@ def against_best_defence(board: chess.Board, sequence: SnSequence, engine: Optio
     return game
 
 
-def stockfish_game(board: chess.Board, engine: GuardedStockfish, ply_cap: int = 300) -> Game:
+def stockfish_game(board: chess.Board, engine: GuardedStockfish, ply_cap: int = 300) -> ComparedGame:
     """Stockfish against itself from ``board``."""
     board = board.copy(stack=False)
-    game = Game(board.fen())
+    game = ComparedGame(board.fen())
     while not (end := comparison_game_end(board, ply_cap, game.plies)):
         move = engine.best_move(board)
         board.push(move)
@@ -160,10 +161,10 @@ class PositionResult:
 
     fen: str
     n: int
-    ai: Optional[Game] = None
-    stockfish: Optional[Game] = None
-    ai_best: Optional[Game] = None  # the AI against the table's best defence
-    stockfish_best: Optional[Game] = None  # Stockfish against the same defence
+    ai: Optional[ComparedGame] = None
+    stockfish: Optional[ComparedGame] = None
+    ai_best: Optional[ComparedGame] = None  # the AI against the table's best defence
+    stockfish_best: Optional[ComparedGame] = None  # Stockfish against the same defence
     failure: str = ""  # why the position could not be compared (engine crash or hang)
 
     @property

@@ -8,7 +8,7 @@ opponent who never gives anything away?
 * **Hold game**: Stockfish plays one side (by default Black, the side a
   table names second, as in KRvKB), the AI the other.  While the position is
   drawn the AI plays a drawing move that leaves Stockfish the fewest
-  drawing replies (:func:`Util.play.trainer.hardest_best_move`, the trainer's
+  drawing replies (:func:`Util.play.verdicts.hardest_best_move`, the trainer's
   choice); once Stockfish has played a losing move, the same choice is the
   fastest mate.
 * The start positions are drawn at random from the table's draws with
@@ -37,9 +37,11 @@ from typing import Dict, Iterable, List, Optional, Tuple
 import chess
 
 from ..sequence import SnSequence
-from .compare import Game, close_engine_of_this_process, comparison_game_end, open_engine_in_worker
+from .compare import ComparedGame, close_engine_of_this_process, comparison_game_end, open_engine_in_worker
 from .oracle import EngineFailure, EngineSettings, GuardedStockfish, find_stockfish
-from ..play.trainer import LOSS, hardest_best_move, move_outcomes, random_start
+from ..play.outcomes import LOSS
+from ..play.verdicts import hardest_best_move, move_outcomes
+from ..play.random_starts import random_start
 
 #: Plies a slipped game may run beyond the cap to reach the AI's mate (longer than any five-piece mate).
 MATE_ALLOWANCE = 600
@@ -51,7 +53,7 @@ class HoldResult:
 
     fen: str
     stockfish_colour: chess.Color
-    game: Optional[Game] = None
+    game: Optional[ComparedGame] = None
     slipped_at: Optional[int] = None  # ply (1 = the first move) after which Stockfish's side was lost; None: held
     chances: int = 0  # Stockfish's moves made in a drawn position where some move would have lost
     failure: str = ""  # engine crash or hang: not counted
@@ -80,7 +82,7 @@ def hold_game(board: chess.Board, sequence: SnSequence, engine: GuardedStockfish
     if sequence.value(board) >= 0:
         raise ValueError(f"{board.fen()} is not a draw in {sequence.material}: nothing to hold")
     board = board.copy(stack=False)
-    result = HoldResult(board.fen(), stockfish_colour, Game(board.fen()))
+    result = HoldResult(board.fen(), stockfish_colour, ComparedGame(board.fen()))
     game = result.game
     try:
         while not (end := comparison_game_end(board, ply_cap if result.slipped_at is None else ply_cap + MATE_ALLOWANCE,

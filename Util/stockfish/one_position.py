@@ -12,12 +12,12 @@ from typing import List
 
 import chess
 
-from .compare import Game, PositionResult
+from .compare import ComparedGame, PositionResult
 
 __all__ = ["describe_position", "final_board"]
 
 
-def final_board(game: Game) -> chess.Board:
+def final_board(game: ComparedGame) -> chess.Board:
     """The position on the board after the game's last move."""
     board = chess.Board(game.start_fen)
     for uci in game.moves:

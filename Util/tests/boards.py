@@ -4,19 +4,12 @@ import random
 
 import chess
 
-from Util.board.material import Material
+from Util.board.random_boards import random_legal_boards
 
 
 def random_boards(material: str, count: int, seed: int):
-    rng, letters, boards = random.Random(seed), Material.parse(material).letters, []
-    while len(boards) < count:
-        board = chess.Board(None)
-        for square, letter in zip(rng.sample(range(64), len(letters)), letters):
-            board.set_piece_at(square, chess.Piece.from_symbol(letter))
-        board.turn = rng.random() < 0.5
-        if board.is_valid():
-            boards.append(board)
-    return boards
+    """``count`` legal boards of ``material``, either side to move, from the seed (the one generator's)."""
+    return random_legal_boards(material, count, random.Random(seed))
 
 
 def en_passant_boards(count: int, seed: int):

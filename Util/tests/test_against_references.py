@@ -7,7 +7,8 @@ the public API (board -> symmetry fold -> table), so the whole path is checked.
 import pytest
 
 from Util.tests.materials import EVERY_TABLE
-from Util.validation.references import exhaustive_against_gaviota, sample_against_gaviota, sample_against_syzygy
+from Util.validation.gaviota_checks import exhaustive_against_gaviota, sample_against_gaviota
+from Util.validation.syzygy_checks import sample_against_syzygy
 
 SAMPLE = 2000
 

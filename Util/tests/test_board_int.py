@@ -1,11 +1,13 @@
 """Board integers (the thesis's to_integer / to_board)."""
 
+import random
+
 import chess
 import pytest
 
 from Util.board.integer import BoardIntError, to_board, to_integer
 from Util.board.material import Material
-from Util.validation.references import random_legal_boards
+from Util.board.random_boards import random_legal_boards
 
 
 def _pack(squares, white_to_move=True):
@@ -20,7 +22,7 @@ def test_round_trip_and_uniqueness(name):
     material = Material.parse(name)
     seen = {}
     for white_to_move in (True, False):
-        for board in random_legal_boards(material, 300, white_to_move, seed=7):
+        for board in random_legal_boards(material, 300, random.Random(7), turn=white_to_move):
             value = to_integer(board, material.piece_list)
             assert value.bit_length() <= 6 * material.piece_count + 1
             back = to_board(value, material.piece_list)

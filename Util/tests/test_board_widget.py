@@ -13,7 +13,8 @@ import pytest
 from Util.notebook.board_widget import (BUNDLE_DIR, ChessBoardWidget, StaleBundleWarning, legal_destinations, move_from_board,
                                 read_bundle)
 from Util.calculation.store import calculate
-from Util.play.game import PlaySession, create_board, table_for
+from Util.play.session import PlaySession
+from Util.play.setup import create_board, table_for
 from Util.play.records import read_history
 from Util.notebook.play_widget import PlayWidget
 

@@ -149,7 +149,9 @@ def test_the_one_ply_sample_holds_every_value_in_its_quota(store):
 def test_gaviota_checks_of_notebook_06_cover_both_winners(sequence_of):
     """compare_with_gaviota looks at the sets of both winners of KQvKR, matchrate at boards won by either
     side; both must agree with Gaviota."""
-    from Util.validation.references import compare_with_gaviota, matchrate, reference_folder
+    from Util.validation.gaviota_checks import compare_with_gaviota
+    from Util.validation.matchrate import matchrate
+    from Util.validation.references import reference_folder
 
     folder = reference_folder("gaviota")
     if not (folder / "kqkr.gtb.cp4").exists():

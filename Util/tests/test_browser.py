@@ -203,7 +203,8 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
 
     from Util.calculation.store import TableStore
     from Util.sequence import SnSequence
-    from Util.play.trainer import WIN, move_outcomes, verdict
+    from Util.play.outcomes import WIN
+    from Util.play.verdicts import move_outcomes, verdict
 
     with _served(tmp_path, "KQvKR", {"PLAY_AS": "white", "START_FEN": KQKR_START}) as (url, games, log):
         sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvKR")
@@ -269,7 +270,7 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
     from Util.calculation.store import TableStore
     from Util.play.records import read_history
     from Util.sequence import SnSequence
-    from Util.play.trainer import verdict
+    from Util.play.verdicts import verdict
 
     with _served(tmp_path, "KQvK", {}) as (url, games, log):
         sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvK")
@@ -352,7 +353,7 @@ def test_the_page_opens_on_the_game_and_another_game_replaces_it(tmp_path):
     hold with them, and its game replaces the first: one board, no status of the old game left."""
     from Util.calculation.store import TableStore
     from Util.sequence import SnSequence
-    from Util.play.trainer import distances, distances_text
+    from Util.play.random_starts import distances, distances_text
 
     with _served(tmp_path, "KQvK", {}) as (url, games, log):
         sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvK")

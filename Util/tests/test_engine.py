@@ -297,18 +297,20 @@ def test_every_move_stays_in_its_owner_group(name):
     a side leads to (folded by symmetry as the table stores them) are in one owner group for that side,
     so an un-move from a position of one group never reaches a predecessor that one of another group
     reaches."""
+    import random
+
     import chess
 
     from Util.board.integer import board_squares
     from Util.table.index_scheme import Layout
     from Util.engine.jobs import owner_keys
-    from Util.validation.references import random_legal_boards
+    from Util.board.random_boards import random_legal_boards
 
     material = Material.parse(name)
     layout = Layout(material)
     folds = 0
     for white_to_move in (True, False):
-        for board in random_legal_boards(material, 300, white_to_move, seed=5):
+        for board in random_legal_boards(material, 300, random.Random(5), turn=white_to_move):
             keys = set()
             for move in board.legal_moves:
                 if board.is_capture(move) or move.promotion:

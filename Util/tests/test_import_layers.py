@@ -104,7 +104,7 @@ def test_the_graph_is_read_from_the_source():
     assert {"Util.table.dtm_table", "Util.engine.policy"} <= GRAPH["Util.engine.compute"]
     assert "Util.kernels.board" in GRAPH["Util.kernels.plies"]
     assert "Util.engine" in GRAPH["Util.calculation.store"]
-    assert "Util.board.material" in GRAPH["Util.play.game"]
+    assert "Util.board.material" in GRAPH["Util.play.setup"]
     assert len(MODULES) > 40
 
 
@@ -139,7 +139,7 @@ LEVEL_OF = {room: level for level, rooms in enumerate(ROOM_LEVELS) for room in r
 
 
 def _room(module: str) -> str:
-    """``Util.play.game`` -> ``play``; ``Util.cli`` -> ``cli``; the package itself -> ``""``."""
+    """``Util.play.session`` -> ``play``; ``Util.cli`` -> ``cli``; the package itself -> ``""``."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else ""
 

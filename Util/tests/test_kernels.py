@@ -11,7 +11,7 @@ from Util.kernels.board import KIND_OF_LETTER, PackedLayout, children, pack_smal
 from Util.kernels.legality import status
 from Util.table.index_scheme import Layout
 from Util.board.material import Material
-from Util.validation.references import random_legal_boards
+from Util.board.random_boards import random_legal_boards
 
 PAWNLESS_SYMMETRIES = (chess.flip_vertical, chess.flip_horizontal, chess.flip_diagonal, chess.flip_anti_diagonal)
 
@@ -61,7 +61,8 @@ def test_moves_and_unmoves_match_python_chess(name):
     checked_parents = 0
     for white_to_move in (True, False):
         side = 0 if white_to_move else 1
-        for board in random_legal_boards(material, 25, white_to_move, seed=hash(name) % 1000 + side):
+        for board in random_legal_boards(material, 25, random.Random(hash(name) % 1000 + side),
+                                         turn=white_to_move):
             index = _index(layout, board)
             ours = {_key(b) for b in (_board(layout, int(c), not white_to_move) for c in children(lay, side, index))
                     if b.is_valid()}
@@ -89,7 +90,7 @@ def test_every_legal_parent_has_the_move_forwards(name):
     for white_to_move in (True, False):
         side = 0 if white_to_move else 1
         # the positions after a move of ``side``: the other side to move
-        for after in random_legal_boards(material, 12, not white_to_move, seed=7 + side):
+        for after in random_legal_boards(material, 12, random.Random(7 + side), turn=not white_to_move):
             for q in parents(lay, side, _index(layout, after)):
                 before = _board(layout, int(q), white_to_move)
                 if not before.is_valid():

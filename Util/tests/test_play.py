@@ -11,8 +11,10 @@ import chess.pgn
 import pytest
 
 from Util.calculation.store import calculate
-from Util.play.game import PlaySession, SetupError, TableMissing, best_defence, create_board, table_for
-from Util.play.outcomes import termination_message
+from Util.play.session import PlaySession, best_defence
+from Util.play.setup import SetupError, create_board, table_for
+from Util.probing.table_folder import MissingTableError
+from Util.play.words import termination_message
 from Util.play.records import HistoryError, history_text, read_history
 from Util.notebook.play_widget import PlayWidget, ReplayWidget
 
@@ -59,7 +61,7 @@ def test_every_setup_mistake_is_named(white, black, message):
 
 def test_a_missing_table_says_what_to_compute(results):
     board = create_board({chess.KING: ["e1"], chess.ROOK: ["a6"]}, START_BLACK)
-    with pytest.raises(TableMissing, match=r"no table for KRvK: .*KRvK\.chessAI does not exist; compute it with: "
+    with pytest.raises(MissingTableError, match=r"no table for KRvK: .*KRvK\.chessAI does not exist; compute it with: "
                                            r"python -m Util calculate KRvK --results .* \(or in notebook 02"):
         table_for(board, results)
     with pytest.raises(SetupError, match=r"FILE is KQvK, but the position has the material KRvK"):
@@ -104,7 +106,7 @@ def test_moves_typed_as_a_person_does(game):
 
 
 def test_hints_and_verdicts(game, results):
-    from Util.play.trainer import move_outcomes, verdict
+    from Util.play.verdicts import move_outcomes, verdict
 
     session = game.session
     game.hint_button.click()
@@ -150,7 +152,7 @@ def test_clicking_the_button_after_a_rejected_entry_does_not_repeat_it(game):
 
 
 def test_lowercase_san():
-    from Util.play.game import parse_player_move
+    from Util.play.typed_moves import parse_player_move
 
     board = chess.Board("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1")
     assert parse_player_move(board, "kf2") == chess.Move.from_uci("e1f2")
@@ -277,7 +279,7 @@ def test_replay_of_what_was_written(game, tmp_path):
 
 
 def test_one_ply_is_said_in_the_singular(tmp_path):
-    from Util.play.game import describe_n
+    from Util.play.words import describe_n
 
     assert "mates in 1 ply (1 move of White)" in describe_n(1) and "mates in 3 plies" in describe_n(3)
     board = chess.Board("8/4k3/Q7/8/8/8/8/4K3 w - - 0 1")
@@ -344,7 +346,7 @@ def test_either_side_best_play_mates_in_exactly_n(material, fen, person, sequenc
 
 
 def test_the_ai_as_black_holds_out_longest_and_the_status_speaks_of_the_person(sequence_of, tmp_path):
-    from Util.play.trainer import move_outcomes
+    from Util.play.verdicts import move_outcomes
 
     sequence = sequence_of("KQvK")
     session = PlaySession(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"), sequence, tmp_path, person=chess.WHITE)
@@ -359,7 +361,7 @@ def test_the_ai_as_black_holds_out_longest_and_the_status_speaks_of_the_person(s
 
 
 def test_start_fen_and_play_as_are_checked():
-    from Util.play.game import board_from_fen, person_colour
+    from Util.play.setup import board_from_fen, person_colour
 
     assert board_from_fen("8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1").piece_at(chess.C3).symbol() == "r"
     with pytest.raises(SetupError, match=r"START_FEN 'hello' is not a FEN"):
@@ -400,7 +402,7 @@ def test_take_back_comments_and_flip(results, tmp_path):
 
 
 def test_the_pgn_marks_a_move_that_left_the_best_line_and_the_replay_shows_it(results, tmp_path):
-    from Util.play.trainer import move_outcomes
+    from Util.play.verdicts import move_outcomes
 
     board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
     game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path))
@@ -421,7 +423,7 @@ def test_the_pgn_marks_a_move_that_left_the_best_line_and_the_replay_shows_it(re
 
 
 def test_the_ai_picks_the_best_move_that_leaves_the_fewest_good_replies(sequence_of):
-    from Util.play.trainer import hardest_best_move, move_outcomes
+    from Util.play.verdicts import hardest_best_move, move_outcomes
 
     sequence = sequence_of("KQvKR")
     for fen in ("8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1", "8/8/8/3k4/8/2r5/8/KQ6 b - - 0 1", "8/8/3k4/8/8/8/1r6/KQ6 w - - 0 1"):
@@ -440,7 +442,7 @@ def test_the_ai_picks_the_best_move_that_leaves_the_fewest_good_replies(sequence
 
 
 def test_the_summary_counts_best_moves_and_names_the_mistakes(results, tmp_path):
-    from Util.play.trainer import move_outcomes
+    from Util.play.verdicts import move_outcomes
 
     board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
     session = PlaySession(board, table_for(board, results), tmp_path)
@@ -454,7 +456,7 @@ def test_the_summary_counts_best_moves_and_names_the_mistakes(results, tmp_path)
 
 
 def test_the_status_says_when_the_position_is_a_mutual_zugzwang(sequence_of, store, tmp_path):
-    from Util.play.trainer import is_mutual_zugzwang, mutual_zugzwang_examples
+    from Util.play.zugzwang import is_mutual_zugzwang, mutual_zugzwang_examples
 
     sequence = sequence_of("KPvK")
     zugzwang = mutual_zugzwang_examples(store.get("KPvK"), limit=1)[0]  # White to move
@@ -493,7 +495,7 @@ def test_take_back_names_the_moves_in_numbered_san(game):
     before_reply.pop()
     game.take_back_button.click()
     assert text_of(game.message) == f"Took back 1... Kd7 and 2. {before_reply.san(reply)}. Your move again."
-    from Util.play.game import numbered_san
+    from Util.play.typed_moves import numbered_san
 
     start = chess.Board("8/8/8/8/3k4/Q7/8/4K3 b - - 0 12")
     moves = [chess.Move.from_uci("d4c4"), chess.Move.from_uci("a3d6")]
@@ -503,7 +505,7 @@ def test_take_back_names_the_moves_in_numbered_san(game):
 
 
 def test_the_move_list_and_the_summary_mark_mistakes_in_colour_and_words(results, tmp_path):
-    from Util.play.trainer import GRADE_COLOURS, SLOWER, move_outcomes
+    from Util.play.verdicts import GRADE_COLOURS, SLOWER, move_outcomes
 
     board = create_board({chess.KING: ["e1"], chess.QUEEN: ["a3"]}, {chess.KING: ["d4"]}, white_to_move=False)
     game = PlayWidget(PlaySession(board, table_for(board, results), tmp_path))
@@ -531,8 +533,8 @@ def test_the_move_list_and_the_summary_mark_mistakes_in_colour_and_words(results
 
 
 def test_the_chooser_says_which_distances_exist_and_refuses_others_with_them(results, tmp_path):
-    from Util.play.game import table_named
-    from Util.play.trainer import distances, distances_text
+    from Util.play.setup import table_named
+    from Util.play.random_starts import distances, distances_text
     from Util.notebook.play_widget import GameChooser
 
     board = create_board(START_WHITE, START_BLACK)
@@ -592,7 +594,7 @@ def test_each_widget_carries_a_static_copy_a_reader_of_the_saved_notebook_can_re
 
 
 def test_a_pawn_promoted_to_a_knight_on_the_board(sequence_of, tmp_path):
-    from Util.play.trainer import move_outcomes
+    from Util.play.verdicts import move_outcomes
 
     sequence = sequence_of("KPvK")
     board = chess.Board("8/P7/8/8/8/4k3/8/4K3 w - - 0 1")

@@ -9,7 +9,7 @@ import pytest
 from Util.probing.block_table import BlockTable
 from Util.calculation.store import TableStore
 from Util.table.dtm_table import DtmTable
-from Util.play.game import TableMissing, table_named
+from Util.play.setup import table_named
 from Util.sequence import SnSequence
 from Util.probing.table_folder import MissingTableError, TableFolder
 from Util.table.protocols import PositionTable, TableSource
@@ -48,7 +48,6 @@ def test_every_source_of_tables_is_a_table_source(table_folder):
 def test_one_exception_for_a_missing_table(tmp_path):
     """The folder, the tablebase and the game report a missing table with one class, which is a KeyError
     (a store by material) and a FileNotFoundError (a file), naming the file and the command."""
-    assert TableMissing is MissingTableError
     assert issubclass(MissingTableError, KeyError) and issubclass(MissingTableError, FileNotFoundError)
     with pytest.raises(MissingTableError) as from_folder:
         TableFolder(tmp_path).table("KRvK")

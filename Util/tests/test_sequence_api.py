@@ -1,12 +1,15 @@
 """The thesis's API: load_s_n_sequence, find_situation_in_sequence, find_next_move; and the rules beyond the thesis."""
 
+import random
+
 import chess
 import pytest
 
 from Util.board.integer import to_board
 from Util.calculation.store import calculate
 from Util.sequence import find_next_move, find_situation_in_sequence, load_s_n_sequence
-from Util.validation.references import gaviota_n, random_legal_boards
+from Util.validation.references import gaviota_n
+from Util.board.random_boards import random_legal_boards
 
 
 def test_load_by_path_and_by_name(tmp_path, monkeypatch):
@@ -86,7 +89,7 @@ def test_black_king_captures_lead_into_the_smaller_table(sequence_of, gaviota):
     """Positions where Black can take a piece: their n accounts for the game going on in the smaller table."""
     sequence = sequence_of("KQRvK")
     checked = 0
-    for board in random_legal_boards(sequence.material, 6000, white_to_move=False, seed=11):
+    for board in random_legal_boards(sequence.material, 6000, random.Random(11), turn=False):
         captures = [m for m in board.legal_moves if board.is_capture(m)]
         if not captures:
             continue
@@ -101,7 +104,7 @@ def test_under_promotion_is_chosen_where_only_it_wins_fastest(sequence_of, gavio
     """Find, with Gaviota alone, positions where every fastest mate starts with an under-promotion."""
     sequence = sequence_of("KPvK")
     found = 0
-    for board in random_legal_boards(sequence.material, 40000, white_to_move=True, seed=5):
+    for board in random_legal_boards(sequence.material, 40000, random.Random(5), turn=True):
         pawn = next(iter(board.pieces(chess.PAWN, chess.WHITE)))
         if chess.square_rank(pawn) != 6:
             continue

@@ -13,6 +13,7 @@ import urllib.parse
 import chess
 import pytest
 
+from Util.board.random_boards import random_legal_board
 from Util.tests.served import REPO, get_json, running_server
 
 SAMPLES = 40
@@ -27,15 +28,9 @@ def server(tmp_path_factory, served_tables):
     assert "Traceback" not in text, text
 
 
-def _random_board(rng: random.Random, pieces: str, turn: chess.Color) -> chess.Board:
-    """A random legal position with ``pieces`` (e.g. ``"KQkr"``) and ``turn`` to move."""
-    while True:
-        board = chess.Board(None)
-        for square, letter in zip(rng.sample(range(64), len(pieces)), pieces):
-            board.set_piece_at(square, chess.Piece.from_symbol(letter))
-        board.turn = turn
-        if board.is_valid():
-            return board
+def _random_board(rng: random.Random, material: str, turn: chess.Color) -> chess.Board:
+    """A random legal position of ``material`` (e.g. ``"KQvKR"``) with ``turn`` to move."""
+    return random_legal_board(material, rng, turn=turn)
 
 
 def _en_passant_board(rng: random.Random) -> chess.Board:
@@ -65,7 +60,7 @@ def _en_passant_board(rng: random.Random) -> chess.Board:
 def _sample_boards():
     rng = random.Random(34)
     boards = [_random_board(rng, pieces, rng.choice(chess.COLORS))
-              for pieces in ("KQkr", "KRkq", "KPkp", "KQk", "KPk") for _ in range(SAMPLES // 5)]
+              for pieces in ("KQvKR", "KRvKQ", "KPvKP", "KQvK", "KPvK") for _ in range(SAMPLES // 5)]
     return boards + [_en_passant_board(rng) for _ in range(SAMPLES // 2)]
 
 
@@ -115,7 +110,7 @@ def test_standard_equals_gaviota_dtm_for_the_position_and_every_move(server, pyt
 
 def test_mainline_mates_in_exactly_dtm_plies(server, python_gaviota):
     rng = random.Random(7)
-    for pieces in ("KQkr", "KPkp", "KPk"):
+    for pieces in ("KQvKR", "KPvKP", "KPvK"):
         for _ in range(3):
             board = _random_board(rng, pieces, chess.WHITE)
             status, answer = get_json(server, "/standard/mainline", fen=board.fen())
@@ -170,7 +165,7 @@ def test_verdict_names_a_slower_move_and_a_blunder(server, python_gaviota):
 
 def test_reply_keeps_the_best_result(server, python_gaviota):
     rng = random.Random(11)
-    for pieces in ("KQkr", "KPkp"):
+    for pieces in ("KQvKR", "KPvKP"):
         board = _random_board(rng, pieces, chess.BLACK)
         if board.is_game_over():
             continue
@@ -219,7 +214,7 @@ def test_distances_list_exactly_those_that_exist(server, python_gaviota):
 
 def test_mutual_zugzwang_agrees_with_gaviota(server, python_gaviota, served_tables):
     from Util.sequence import load_s_n_sequence
-    from Util.play.trainer import mutual_zugzwang_examples
+    from Util.play.zugzwang import mutual_zugzwang_examples
 
     def for_white(board: chess.Board) -> int:
         wdl = python_gaviota.probe_wdl(board)
@@ -228,7 +223,7 @@ def test_mutual_zugzwang_agrees_with_gaviota(server, python_gaviota, served_tabl
     table = load_s_n_sequence(served_tables / "KPvKP.chessAI").table
     candidates = mutual_zugzwang_examples(table, limit=3)
     rng = random.Random(5)
-    candidates += [_random_board(rng, "KPkp", chess.WHITE) for _ in range(10)]
+    candidates += [_random_board(rng, "KPvKP", chess.WHITE) for _ in range(10)]
     found = 0
     for board in candidates:
         other = board.copy()
@@ -259,7 +254,7 @@ BAD_QUERIES = [
     ("/standard", {"fen": "hello world"}, "not a valid FEN"),
     ("/standard", {"fen": "8/8/8/8/8/8/8/KQ5k x - - 0 1"}, "not a valid FEN"),
     ("/standard", {"fen": "8/8/8/8/8/8/8/KQ6 w - - 0 1"}, "Black has no king"),
-    ("/standard", {"fen": "k7/1Q6/8/8/8/8/8/K7 w - - 0 1"}, "the side not to move is in check"),
+    ("/standard", {"fen": "k7/1Q6/8/8/8/8/8/K7 w - - 0 1"}, "the side that is not to move is in check"),
     ("/standard", {"fen": "P6k/8/8/8/8/8/8/K7 w - - 0 1"}, "pawn stands on the first or last rank"),
     ("/standard", {"fen": "8/8/8/8/8/8/8/KQRBN2k w - - 0 1"}, "6 pieces"),
     ("/standard", {"fen": "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"}, "castling"),
@@ -449,3 +444,60 @@ def test_two_worker_processes_answer_as_one(server, tmp_path, served_tables):
         for fen in fens * 4:
             assert get_json(two, "/standard", fen=fen) == get_json(server, "/standard", fen=fen)
     assert "Traceback" not in (tmp_path / "workers.log").read_text()
+
+
+def _page_words(moves: list, distances: list) -> tuple:
+    """What web/src/words.js (the page's own wording, run by node) says of ``moves`` (each a /standard move)
+    and of ``distances`` (each an /api/distances answer): ``"label · distance"`` per move (a bare label where
+    the page shows a dash), one sentence per answer."""
+    import shutil
+    import subprocess
+
+    from Util.tests.parts import missing_part
+
+    node = shutil.which("node")
+    if node is None:
+        missing_part("node, which runs the page's words.js")
+    script = (f"import {{ moveOutcome, distancesText }} from {json.dumps((REPO / 'web' / 'src' / 'words.js').as_uri())};"
+              "const input = JSON.parse(require_input);"
+              "const words = input.moves.map((m) => { const o = moveOutcome(m);"
+              "  return o.distance === '—' ? o.label : `${o.label} · ${o.distance}`; });"
+              "console.log(JSON.stringify([words, input.distances.map(distancesText)]));")
+    script = script.replace("require_input", json.dumps(json.dumps({"moves": moves, "distances": distances})))
+    done = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return tuple(json.loads(done.stdout))
+
+
+def test_the_server_says_moves_and_distances_in_the_pages_words(server):
+    """Each /standard move's ``words`` is the Python phrase (``page_move_words``) of its own fields and what
+    the page's words.js builds from them; /api/distances's ``text`` is ``distances_line`` of its lists and
+    words.js's distancesText.  Wins, losses, draws, checkmates, stalemates and bare kings all occur."""
+    from Util.play.words import distances_line, page_move_words
+
+    fens = [b.fen() for b in _sample_boards()[:SAMPLES // 2]]
+    fens += ["k7/8/8/1K6/8/8/8/2Q5 w - - 0 1",  # Qc7 stalemates
+             "8/8/8/3k4/8/8/8/K7 w - - 0 1",  # bare kings: every move a draw without mating material
+             "k7/2K5/8/8/8/8/8/1Q6 w - - 0 1"]  # Qb7 and Qb8 mate
+    moves = []
+    for fen in fens:
+        status, answer = get_json(server, "/standard", fen=fen)
+        assert status == 200, (fen, answer)
+        for entry in answer["moves"]:
+            assert entry["words"] == page_move_words(entry["category"], entry["dtm"], entry["checkmate"],
+                                                     entry["stalemate"], entry["insufficient_material"])
+        moves += answer["moves"]
+    distances = []
+    for material, side in (("KQvKR", "w"), ("KQvKR", "b"), ("KRvKQ", "w"), ("KPvKP", "b"), ("KQvK", "b")):
+        status, answer = get_json(server, "/api/distances", material=material, side=side)
+        assert status == 200, answer
+        assert answer["text"] == distances_line(material, chess.WHITE if side == "w" else chess.BLACK,
+                                                [d["plies"] for d in answer["win"]],
+                                                [d["plies"] for d in answer["loss"]])
+        distances.append(answer)
+    page_moves, page_distances = _page_words(moves, distances)
+    assert [m["words"] for m in moves] == page_moves
+    assert [d["text"] for d in distances] == page_distances
+    kinds = {words.split(" · ")[-1].split(" ")[0] for words in page_moves}
+    assert {"mates", "mated", "checkmate", "stalemate", "Draw"} <= kinds, kinds
+    assert any("never" in text for text in page_distances)

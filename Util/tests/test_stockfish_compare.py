@@ -86,8 +86,8 @@ def test_the_four_scenarios(material, sequence_of, stockfish_path, tmp_path):
 def test_the_reports_arithmetic():
     """The thesis's percentages on hand-made games: 1 - better/worse, averaged where one side was better."""
     def result(n, ai, sf, sf_end="checkmate"):
-        return sc.PositionResult("8/8/8/8/8/8/8/8 w - - 0 1", n, sc.Game("", ["a"] * ai, "checkmate"),
-                                 sc.Game("", ["a"] * sf, sf_end))
+        return sc.PositionResult("8/8/8/8/8/8/8/8 w - - 0 1", n, sc.ComparedGame("", ["a"] * ai, "checkmate"),
+                                 sc.ComparedGame("", ["a"] * sf, sf_end))
     report = sc.ComparisonReport("t", "KQvK", FAST, 300, [result(9, 5, 10), result(9, 8, 8), result(9, 9, 6),
                                                           result(9, 9, 40, "threefold repetition")])
     assert report.share("ai better") == report.share("equal") == report.share("stockfish better") == 25.0
@@ -112,8 +112,8 @@ def test_the_figure_names_the_engines_and_counts_whole_games():
     from Util.notebook.plots import plot_stockfish_comparison
 
     def result(ai, sf):
-        return sc.PositionResult("8/8/8/8/8/8/8/8 w - - 0 1", 9, sc.Game("", ["a"] * ai, "checkmate"),
-                                 sc.Game("", ["a"] * sf, "checkmate"))
+        return sc.PositionResult("8/8/8/8/8/8/8/8 w - - 0 1", 9, sc.ComparedGame("", ["a"] * ai, "checkmate"),
+                                 sc.ComparedGame("", ["a"] * sf, "checkmate"))
     report = sc.ComparisonReport("t", "KQvK", FAST, 300, [result(5, 9), result(9, 9), result(9, 7)])
     figure = plot_stockfish_comparison(report)
     histogram, shares = figure.axes

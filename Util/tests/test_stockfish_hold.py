@@ -12,7 +12,8 @@ from Util.stockfish import compare as sc
 from Util.stockfish import hold as sh
 from Util.play.outcomes import game_end
 from Util.tests.parts import missing_part
-from Util.play.trainer import hardest_best_move, random_start
+from Util.play.verdicts import hardest_best_move
+from Util.play.random_starts import random_start
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,14 @@
 """The thesis's mirror(): each symmetry agrees with python-chess's transforms and keeps Gaviota's verdict."""
 
+import random
+
 import chess
 import pytest
 
 from Util.board.material import Material
 from Util.board.symmetry import Swap_Type, mirror
-from Util.validation.references import gaviota_n, random_legal_boards
+from Util.validation.references import gaviota_n
+from Util.board.random_boards import random_legal_boards
 
 PYTHON_CHESS = {
     Swap_Type.VERTICAL: chess.flip_vertical,
@@ -32,7 +35,7 @@ def test_rotations_are_four_quarter_turns():
 
 
 def test_every_symmetry_keeps_the_depth_to_mate_without_pawns(gaviota):
-    for board in random_legal_boards(Material.parse("KBNvK"), 40, white_to_move=True, seed=3):
+    for board in random_legal_boards(Material.parse("KBNvK"), 40, random.Random(3), turn=True):
         assert {gaviota_n(gaviota, mirror(board, swap)) for swap in Swap_Type} == {gaviota_n(gaviota, board)}
 
 

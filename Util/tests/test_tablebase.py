@@ -228,7 +228,7 @@ def test_random_starts_from_a_block_file_have_the_outcome_asked_for(table_folder
 
 
 def check_random_starts(sequence, python_gaviota):
-    from Util.play.trainer import random_start
+    from Util.play.random_starts import random_start
 
     for seed in range(6):
         white_to_move, outcome = seed % 2 == 0, ("win", "loss")[seed // 3 % 2]

@@ -7,21 +7,15 @@ import random
 import chess
 import pytest
 
-from Util.play.trainer import (DRAW, LOSS, WIN, is_mutual_zugzwang, move_outcomes, mutual_zugzwang_examples,
-                          mutual_zugzwangs, verdict)
+from Util.board.random_boards import random_legal_board
+from Util.play.outcomes import DRAW, LOSS, WIN
+from Util.play.zugzwang import is_mutual_zugzwang, mutual_zugzwang_examples, mutual_zugzwangs
+from Util.play.verdicts import move_outcomes, verdict
 
 
 def random_board(material: str, rng: random.Random) -> chess.Board:
-    """A random legal position of ``material`` (``"KQvKR"``), either side to move."""
-    white, black = material.split("v")
-    while True:
-        board = chess.Board(None)
-        squares = rng.sample(range(64), len(white) + len(black))
-        for letter, square in zip(white + black.lower(), squares):
-            board.set_piece_at(square, chess.Piece.from_symbol(letter))
-        board.turn = rng.random() < 0.5
-        if board.is_valid() and not board.is_game_over():
-            return board
+    """A random legal position of ``material`` (``"KQvKR"``), either side to move, the game not over."""
+    return random_legal_board(material, rng, playable=True)
 
 
 def expected_outcome(board: chess.Board, move: chess.Move, gaviota) -> tuple:
@@ -51,7 +45,7 @@ def test_every_move_has_gaviotas_outcome(material, sequence_of, python_gaviota):
 
 
 def test_verdicts_name_the_best_move_and_count_each_distance_from_its_own_position(sequence_of):
-    from Util.play.trainer import BEST, GRADE_COLOURS, GRADES, SLOWER, WORSE, judge_move, position_words
+    from Util.play.verdicts import BEST, GRADE_COLOURS, GRADES, SLOWER, WORSE, judge_move, position_words
 
     sequence = sequence_of("KQvK")
     board = chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")
@@ -84,7 +78,8 @@ def test_verdicts_name_the_best_move_and_count_each_distance_from_its_own_positi
 
 
 def test_a_defender_who_hastens_mate_or_loses_a_draw_gets_the_matching_kind(sequence_of):
-    from Util.play.trainer import BEST, LOSS, SLOWER, WORSE, judge_move
+    from Util.play.verdicts import BEST, SLOWER, WORSE, judge_move
+    from Util.play.outcomes import LOSS
 
     sequence = sequence_of("KQvK")
     board = chess.Board("8/8/8/8/3k4/Q7/8/4K3 b - - 0 1")  # Black defends
@@ -98,7 +93,8 @@ def test_a_defender_who_hastens_mate_or_loses_a_draw_gets_the_matching_kind(sequ
             shorter = outcomes[0].plies - outcome.plies
             grade = "mistake" if shorter >= 10 else "inaccuracy"  # trainer.MISTAKE_PLIES
             assert judged.kind == SLOWER and judged.label == f"{grade}: hastens mate, by {shorter} plies"
-    from Util.play.trainer import DRAW, random_start
+    from Util.play.outcomes import DRAW
+    from Util.play.random_starts import random_start
 
     sequence = sequence_of("KRvKR")
     for seed in range(40):  # a drawn position in which some move loses (most have one: a rook left hanging)
@@ -116,7 +112,7 @@ def test_a_defender_who_hastens_mate_or_loses_a_draw_gets_the_matching_kind(sequ
 def test_the_chooser_ranges_come_from_the_table(sequence_of):
     """The distances the chooser offers are those the table holds (every board counted), and a choice
     out of them is refused with that range."""
-    from Util.play.trainer import distances, distances_text, start_refusal
+    from Util.play.random_starts import distances, distances_text, start_refusal
 
     sequence = sequence_of("KQvK")
     values = {True: set(), False: set()}
@@ -143,7 +139,7 @@ def test_the_chooser_ranges_come_from_the_table(sequence_of):
 
 
 def test_distances_in_moves_show_the_gaps_the_plies_show():
-    from Util.play.trainer import moves_ranges, plies_ranges
+    from Util.play.words import moves_ranges, plies_ranges
 
     assert (moves_ranges([2, 14, 16, 18]), plies_ranges([2, 14, 16, 18])) == ("1 or 7–9 moves", "2, 14–18")
     assert moves_ranges([1, 3, 5]) == "1–3 moves" and moves_ranges([1]) == "1 move"
@@ -192,7 +188,7 @@ def test_mutual_zugzwangs_agree_with_syzygy(sequence_of, store, syzygy):
 ])
 def test_random_starts_have_what_was_asked_by_gaviota(material, white_to_move, outcome, low, high, sequence_of,
                                                       python_gaviota):
-    from Util.play.trainer import random_start
+    from Util.play.random_starts import random_start
 
     sequence = sequence_of(material)
     for seed in range(3):
@@ -207,7 +203,7 @@ def test_random_starts_have_what_was_asked_by_gaviota(material, white_to_move, o
 
 
 def test_random_start_says_when_there_is_none(sequence_of):
-    from Util.play.trainer import random_start
+    from Util.play.random_starts import random_start
 
     with pytest.raises(ValueError, match=r"KQvK: no position where Black to move mates"):
         random_start(sequence_of("KQvK"), white_to_move=False, outcome="win")

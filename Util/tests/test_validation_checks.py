@@ -22,14 +22,10 @@ from Util.validation.move_checks import (
 from Util.table.dtm_table import DtmTable
 from Util.table.values import UNKNOWN
 from Util.sequence import SnSequence
-from Util.validation.references import (
-    ReferenceMissing,
-    compare_with_gaviota,
-    compare_with_syzygy,
-    find_reference_folder,
-    matchrate,
-    reference_folder,
-)
+from Util.validation.references import ReferenceMissing, find_reference_folder, reference_folder
+from Util.validation.gaviota_checks import compare_with_gaviota
+from Util.validation.syzygy_checks import compare_with_syzygy
+from Util.validation.matchrate import matchrate
 from Util.board.material import Material
 from Util.rules.legality import black_to_move_legal_and_check
 

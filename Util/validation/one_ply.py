@@ -18,7 +18,7 @@ import numpy as np
 from ..table.values import UNKNOWN
 from ..rules.legality import legal_with
 from ..sequence import SnSequence
-from .references import Comparison
+from .comparison import Comparison
 
 
 def one_ply_check(sequence: SnSequence, per_value: int = 100, seed: int = 0) -> Comparison:

@@ -1,0 +1,92 @@
+"""``python -m Util verify``'s work: tables checked whole against Gaviota, or one ply deep with python-chess's
+moves where Gaviota has no table (the five-piece ones), one line per table and a total.
+
+The command line (``Util/cli.py``) reads the options and calls :func:`verify_tables`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable, List, Optional, Sequence
+
+from ..board.material import Material
+from ..calculation.store import TableStore, all_materials
+from ..sequence import SnSequence
+from .comparison import Comparison
+from .gaviota_checks import exhaustive_against_gaviota
+from .gaviota_native import GaviotaUnavailable, NativeGaviota
+from .one_ply import one_ply_check
+from .references import ReferenceMissing, find_reference_folder
+
+__all__ = ["verify_tables", "one_ply_materials"]
+
+
+def one_ply_materials() -> List[str]:
+    """The tables ``verify --one-ply`` checks by default: the 75 five-piece tables with pieces on both sides."""
+    return [m.name for m in all_materials(5) if m.piece_count == 5 and m.black]
+
+
+def verify_tables(materials: Sequence, results: Optional[Path], gaviota: Optional[Path] = None,
+                  one_ply: Optional[int] = None, progress: bool = True) -> int:
+    """Check each of ``materials`` (names or Materials; tables in ``results``, missing ones computed in
+    memory) and print what each check found, its first mismatches, and a total; the exit status: 0, 1 on
+    any mismatch, 2 when the Gaviota library or a Gaviota table is missing (the reason on standard error).
+
+    ``one_ply``: instead of Gaviota, up to that many stored positions of every n and side to move, checked
+    one ply deep; ``gaviota``: the folder of ``*.gtb.cp4`` files (default: for each table the first folder
+    that holds its file)."""
+    store = TableStore(results, progress=progress)
+    if one_ply:
+        check, what = _one_ply_check(store, one_ply), "checked one ply deep with python-chess's moves"
+    else:
+        materials = [Material.parse(m).canonical if isinstance(m, str) else m for m in materials]
+        try:
+            check = _gaviota_check(store, materials, gaviota)
+        except (GaviotaUnavailable, ReferenceMissing) as error:
+            print(f"verify: {error}", file=sys.stderr)
+            return 2
+        what = "checked against Gaviota"
+    failures = total = 0
+    for material in materials:
+        result = check(material)
+        print(result.line(), flush=True)
+        for fen, ours, theirs in result.mismatches[:5]:
+            print(f"    {fen}: ours {ours}, {result.reference} {theirs}")
+        failures += len(result.mismatches)
+        total += result.checked
+    print(f"verify: {total} positions {what}, {failures} mismatches")
+    return 1 if failures else 0
+
+
+def _one_ply_check(store: TableStore, per_value: int) -> Callable[[object], Comparison]:
+    def check(material) -> Comparison:
+        try:
+            return one_ply_check(SnSequence(store.get(material), {}, store=store), per_value=per_value)
+        finally:
+            store.forget_larger_than(4)  # a five-piece table holds up to 1 GB: keep the small ones only
+    return check
+
+
+def _gaviota_check(store: TableStore, materials: List[Material],
+                   gaviota: Optional[Path]) -> Callable[[Material], Comparison]:
+    """The check of one table against Gaviota; GaviotaUnavailable or ReferenceMissing at once (before any
+    table is checked) when the library or a table's Gaviota file is missing."""
+    from ..tablebase import Tablebase
+
+    # each table's Gaviota file: in ``gaviota``, else the first folder that has it (./gaviota first)
+    folders = {m: gaviota or find_reference_folder("gaviota", m) for m in materials}
+    first = folders[materials[0]]
+    opened = {first: NativeGaviota(first)}  # fails here, with the reason, if the library is missing
+    files = Tablebase(store.results_dir, compute_missing=False)
+
+    def check(material: Material) -> Comparison:
+        """A table in the folder is read as a probe reads it (block by block, through the stored index);
+        a missing one is computed in memory."""
+        folder = folders[material]
+        if folder not in opened:  # the C library holds one folder at a time: opening one closes the last
+            opened.clear()
+            opened[folder] = NativeGaviota(folder)
+        on_file = files.path_of(material).exists()
+        return exhaustive_against_gaviota(files.table(material) if on_file else store.get(material), opened[folder])
+    return check
