@@ -7,7 +7,6 @@ import { destinations } from './board.js';
 import { get } from './api.js';
 import { $, colour, current, fenNow, game, refresh, turnOf, writeUrl } from './state.js';
 import { act, ask, clearNotice, fail, ground, noticeShown, promote, renderMoveList, say } from './views.js';
-import { moveOutcome } from './words.js';
 
 export const trainer = { position: null, positionFen: null, busy: false };
 
@@ -58,6 +57,8 @@ export async function show() {
   $('#api-link').textContent = '/standard for this position';
 }
 
+const RESULT_FOR_MOVER = { win: 'loss', draw: 'draw', loss: 'win' };
+
 export function renderTable() {
   const body = $('#moves tbody');
   body.replaceChildren();
@@ -66,13 +67,15 @@ export function renderTable() {
   $('#moves').hidden = hidden || !position;
   if (hidden || !position) return;
   for (const move of position.moves) {
-    const outcome = moveOutcome(move);
+    // The server's words for the move ("Win · mates in 3 (5 plies)"); a move whose category is "loss"
+    // leaves the opponent lost, so it wins for the side that plays it.
+    const [label, distance = '—'] = move.words.split(' · ');
     const row = document.createElement('tr');
-    row.className = outcome.result;
+    row.className = RESULT_FOR_MOVER[move.category];
     row.dataset.uci = move.uci;
     row.tabIndex = 0;
     row.title = `play ${move.san}`;
-    for (const text of [move.san, outcome.label, outcome.distance]) {
+    for (const text of [move.san, label, distance]) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.append(cell);

@@ -4,7 +4,7 @@ import { get } from '../api.js';
 import { $, colour, fenAt, fenNow, game, register, turnOf } from '../state.js';
 import { onBoardMove, played, replayMoves, show, trainer } from '../trainer.js';
 import { act, ask, download, fail, ground, showVerdict } from '../views.js';
-import { pgn } from '../words.js';
+import { gamePgn } from '../gamerecord.js';
 
 const practising = () => game.mode === 'practice' && game.started;
 const verdictBox = () => $('#verdict');
@@ -139,8 +139,9 @@ async function downloadPgn() {
   } catch {
     // the result stays '*' (unknown), as PGN has it for a game whose end is not known
   }
-  download(pgn(game.start, game.moves, result,
-    game.side === 'w' ? { white: you, black: engine } : { white: engine, black: you }), 'endgame.pgn');
+  const [white, black] = game.side === 'w' ? [you, engine] : [engine, you];
+  download(gamePgn({ start: game.start, startpos: false, moves: game.moves, result, white, black, clock: null,
+    event: 'Endgame practice' }), 'endgame.pgn');
 }
 
 $('#practice-start').addEventListener('click', act(startPractice));

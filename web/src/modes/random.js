@@ -4,7 +4,6 @@ import { get } from '../api.js';
 import { $, game, newGame, register, setMode } from '../state.js';
 import { onBoardMove, show, trainer } from '../trainer.js';
 import { act } from '../views.js';
-import { distancesText } from '../words.js';
 import { startPractice } from './practice.js';
 
 let materialsLoaded = false;
@@ -41,7 +40,7 @@ async function loadDistances() {
   if (!material) return;
   try {
     const answer = await get('/api/distances', { material, side: $('#random-side').value }, { cached: true });
-    $('#random-distances').textContent = distancesText(answer);
+    $('#random-distances').textContent = answer.text;
   } catch (error) {
     $('#random-distances').textContent = error.message;
   }
