@@ -37,7 +37,7 @@ def _legal(layout: Layout, starts: np.ndarray) -> list:
 def test_candidates_hold_every_double_step(name):
     """find_double_steps over the legal candidates finds exactly what it finds over every legal position
     (KPvKP: all of them; the five-piece table: a random tenth of its blocks of :data:`BLOCK` indices, about
-    fifty million positions, whose double steps must all be among the candidates)."""
+    54 million indices, whose legal positions' double steps must all be among the candidates)."""
     layout = Layout(Material.parse(name))
     rng = np.random.default_rng(3)
     blocks = np.arange(0, layout.size, BLOCK)
