@@ -65,8 +65,10 @@ def inject_parameters(notebook, parameters: Dict[str, object]) -> None:
 
 
 def execute_notebook(path: Path, parameters: Optional[Dict[str, object]] = None, output: Optional[Path] = None,
-                     cwd: Path = REPO_ROOT, timeout: int = 1200):
-    """Execute one notebook; returns the executed notebook (also written to ``output``)."""
+                     cwd: Path = REPO_ROOT, timeout: int = 1200, env: Optional[Dict[str, str]] = None):
+    """Execute one notebook; returns the executed notebook (also written to ``output``).  ``env``: variables
+    set for the kernel on top of ours (e.g. ``CHESSAI_RESULTS`` for a notebook whose tables folder is the
+    package's default, which it has no parameter for)."""
     notebook = nbformat.read(path, as_version=4)
     inject_parameters(notebook, parameters or {})
     # The kernel talks to us over local sockets: over TCP, ipykernel warns about unencrypted traffic.
@@ -77,7 +79,7 @@ def execute_notebook(path: Path, parameters: Optional[Dict[str, object]] = None,
         client = NotebookClient(notebook, km=kernel, timeout=timeout, resources={"metadata": {"path": str(cwd)}},
                                 extra_arguments=["--IPKernelApp.capture_fd_output=False"])
         try:
-            client.execute(env={**os.environ, HEADLESS: "1"})
+            client.execute(env={**os.environ, **(env or {}), HEADLESS: "1"})
         except CellExecutionError as error:
             _raise_cell_error(path, notebook, output, error)
         finally:

@@ -46,17 +46,29 @@ def table_folder(store, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def served_tables(table_folder, tmp_path_factory) -> Path:
+def linked_tables(table_folder, tmp_path_factory):
+    """``link(*materials)``: a new folder holding exactly these tables and those they lead into, hard links to
+    ``table_folder``'s files.  A notebook or server given it loads the session's tables instead of computing
+    its own, and what it may write there stays out of the other tests' folders."""
+    from Util.calculation.store import calculation_order
+
+    def link(*materials: str) -> Path:
+        folder = tmp_path_factory.mktemp("tables")
+        for material in calculation_order(materials):
+            name = f"{material.canonical.name}.chessAI"
+            os.link(table_folder(material) / name, folder / name)
+        return folder
+
+    return link
+
+
+@pytest.fixture(scope="session")
+def served_tables(linked_tables) -> Path:
     """A folder holding exactly the tables the server's tests serve (``served.MATERIALS`` and those they lead
     into), linked from ``table_folder``'s files: no table is computed twice in a session."""
-    from Util.calculation.store import calculation_order
     from Util.tests.served import MATERIALS
 
-    folder = tmp_path_factory.mktemp("served_tables")
-    for material in calculation_order(MATERIALS):
-        name = f"{material.canonical.name}.chessAI"
-        os.link(table_folder(material) / name, folder / name)
-    return folder
+    return linked_tables(*MATERIALS)
 
 
 @pytest.fixture(scope="session")

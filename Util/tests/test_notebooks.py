@@ -1,5 +1,6 @@
 """The notebook series: committed clean, runs headless, and produces what it claims."""
 
+import math
 import re
 from pathlib import Path
 
@@ -163,10 +164,18 @@ def test_a_failing_cell_is_named(tmp_path):
     execute_notebook(path, {"X": 2}, cwd=tmp_path)  # the injected parameter fixes it
 
 
+#: Every table notebook 06 opens with the parameters of its tests: FILE and TABLES, MORE_TABLES (KPvK, KQvKR),
+#: KBBvK (Syzygy's rounded DTZ), KRvK (the thesis's example).
+NOTEBOOK_06_TABLES = ("KQvK", "KRvK", "KPvK", "KQvKR", "KBBvK")
+
+
 @pytest.fixture(scope="module")
-def notebook_06(tmp_path_factory):
+def notebook_06(tmp_path_factory, linked_tables):
+    """Notebook 06 on the session's tables (it checks them; computing them is notebook 02's and the store's
+    tests' part)."""
     folder = tmp_path_factory.mktemp("nb06")
-    parameters = {"FILE": "KQvK", "RESULTS_DIR": str(folder / "results"), "REPORT_DIR": str(folder / "Tests"),
+    parameters = {"FILE": "KQvK", "RESULTS_DIR": str(linked_tables(*NOTEBOOK_06_TABLES)),
+                  "REPORT_DIR": str(folder / "Tests"),
                   "SAMPLE": 400, "TABLES": ["KQvK", "KRvK"], "BOARD_SIZE": 120, "ONE_PLY_SAMPLE": 20,
                   "DRAW_SAMPLE": 2000}
     return execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, folder / "06.ipynb"), folder
@@ -224,12 +233,14 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
 
 @pytest.mark.slow  # runs a notebook
 @pytest.mark.notebook
-def test_06_names_missing_reference_tables_instead_of_failing(tmp_path):
+def test_06_names_missing_reference_tables_instead_of_failing(tmp_path, linked_tables):
     empty = tmp_path / "empty"
     empty.mkdir()
-    parameters = {"FILE": "KQvK", "RESULTS_DIR": str(tmp_path / "results"), "REPORT_DIR": str(tmp_path / "Tests"),
-                  "SAMPLE": 20, "TABLES": ["KQvK"], "GAVIOTA_FOLDERS": [str(empty)], "SYZYGY_FOLDERS": [str(empty)],
-                  "MORE_TABLES": ["KPvK"]}
+    # MORE_TABLES empty: a table of it meets a missing reference through the same lookup as FILE, and its move
+    # checks (the costly part) are the other test's
+    parameters = {"FILE": "KQvK", "RESULTS_DIR": str(linked_tables("KQvK", "KRvK", "KBBvK")),
+                  "REPORT_DIR": str(tmp_path / "Tests"), "SAMPLE": 20, "TABLES": ["KQvK"],
+                  "GAVIOTA_FOLDERS": [str(empty)], "SYZYGY_FOLDERS": [str(empty)], "MORE_TABLES": []}
     notebook = execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, tmp_path / "06.ipynb")
     text = stdout(notebook)
     assert f"Skipped: no gaviota table kqk.gtb.cp4 for KQvK in {empty}" in text
@@ -395,3 +406,159 @@ def test_03_draws_a_random_start_of_a_chosen_outcome(tmp_path):
     announced = re.search(r"announced: mate in (\d+) plies; played: (\d+) plies", text)
     assert announced and int(announced.group(1)) >= 25 and announced.group(1) == announced.group(2)
     assert re.search(r"KRvK, White to move: White mates in \d+ \(\d+ plies\); S_(\d+)", text)
+
+
+def html_tables(notebook, heading: str) -> list:
+    """The rows (lists of cell texts) of the first HTML table whose header row contains ``heading``."""
+    import html as html_module
+
+    for out in outputs(notebook):
+        page = out.get("data", {}).get("text/html", "")
+        if f"<th>{html_module.escape(heading)}</th>" in page:  # html_table escapes its header
+            rows = re.findall(r"<tr>(.*?)</tr>", page)[1:]
+            return [[html_module.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)] for row in rows]
+    raise AssertionError(f"no table with the column {heading!r}")
+
+
+def nodes_visited(board, depth: int) -> int:
+    """The positions a full-width minimax to ``depth`` visits (the root included; a finished game is a leaf),
+    counted with python-chess's move generator."""
+    if depth == 0 or board.is_game_over():
+        return 1
+    total = 1
+    for move in board.legal_moves:
+        board.push(move)
+        total += nodes_visited(board, depth - 1)
+        board.pop()
+    return total
+
+
+#: Notebook 07's short run: one pair of games per opponent on a fast clock, a fifth of a second a move.
+NOTEBOOK_07_QUICK = {"GAMES": 2, "TIME_CONTROL": "2+0.05", "MOVETIME": 0.2, "BOARD_SIZE": 160}
+
+
+@pytest.fixture(scope="module")
+def notebook_07(tmp_path_factory, linked_tables):
+    """Notebook 07 run headless with short limits; its tables are the session's (KRvK), through the variable
+    the package reads its default tables folder from."""
+    folder = tmp_path_factory.mktemp("nb07")
+    tables = linked_tables("KRvK")
+    executed = execute_notebook(REPO / "07_play_whole_game.ipynb", NOTEBOOK_07_QUICK, folder / "07.ipynb",
+                                env={"CHESSAI_RESULTS": str(tables)})
+    return executed, folder / "07.ipynb"
+
+
+@pytest.mark.slow  # runs a notebook and two short matches
+@pytest.mark.notebook
+def test_07_book_moves_are_in_the_polyglot_book(notebook_07):
+    import chess
+    import chess.polyglot
+
+    from Util.whole_game.opening_book import find_default_book
+
+    notebook, _ = notebook_07
+    assert_no_progress_text(notebook)
+    path = find_default_book()
+    if path is None:
+        missing_part("no Polyglot book (apt-get install gnuchess-book, or set CHESSAI_BOOK)")
+    start = chess.Board()
+    with chess.polyglot.open_reader(path) as reader:
+        weights = {start.san(e.move): e.weight for e in reader.find_all(start)}
+        rows = html_tables(notebook, "share of the weight")
+        assert {row[0]: int(row[1]) for row in rows} == weights  # every book move, with python-chess's weight
+        assert sum(int(row[3]) for row in rows) == 1000
+        heaviest = max(rows, key=lambda row: int(row[1]))
+        assert int(heaviest[3]) == max(int(row[3]) for row in rows)  # drawn most often
+        line = re.search(r"(\d+) book plies: (.*)\n", stdout(notebook))
+        assert line and int(line.group(1)) == len(line.group(2).split()) > 0
+        board = chess.Board()
+        for san in line.group(2).split():
+            move = board.parse_san(san)
+            assert move in {e.move for e in reader.find_all(board)}, (san, board.fen())
+            board.push(move)
+
+
+@pytest.mark.slow  # runs a notebook and two short matches
+@pytest.mark.notebook
+def test_07_counts_fall_with_pruning_and_ordering(notebook_07):
+    import chess
+
+    notebook, _ = notebook_07
+    rows = html_tables(notebook, "alpha-beta, captures first")
+    counts = {int(row[0]): [int(c.replace(",", "")) for c in row[1:]] for row in rows}
+    assert sorted(counts) == [1, 2, 3]
+    position = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8")  # the cell's EVAL_FEN
+    for depth in (1, 2):  # the plain minimax visits every position to its depth
+        assert counts[depth][0] == nodes_visited(position, depth), depth
+    for depth, (minimax, pruned, ordered) in counts.items():
+        assert minimax >= pruned >= ordered, depth
+    assert counts[3][0] > counts[3][1] > counts[3][2]  # at depth 3 each idea cuts positions
+    engine = html_tables(notebook, "positions (cumulative)")
+    depths = [int(row[0]) for row in engine]
+    nodes = [int(row[1].replace(",", "")) for row in engine]
+    assert depths == list(range(1, 10)) and nodes == sorted(nodes)
+    for row in engine:  # each depth's best line is legal from the position ("8. O-O dxc4 ...")
+        line = chess.Board(position.fen())
+        for san in (token for token in row[4].split() if not token.endswith(".")):
+            line.push_san(san)
+    budget = html_tables(notebook, "White's clock")
+    assert len(budget) == 4 and all(float(soft.split()[0]) <= float(hard.split()[0]) for _, soft, hard in budget)
+
+
+@pytest.mark.slow  # runs a notebook and two short matches
+@pytest.mark.notebook
+def test_07_tables_mate_as_gaviota_counts(notebook_07, python_gaviota):
+    import chess
+
+    notebook, _ = notebook_07
+    played = re.search(r"(\w+): (\S+), mate in (\d+) moves; line: (.*)\n", stdout(notebook))
+    assert played and "table" in played.group(1).lower(), played
+    ending = chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
+    dtm = python_gaviota.probe_dtm(ending)
+    assert dtm > 0 and int(played.group(3)) == (dtm + 1) // 2
+    ending.push_san(played.group(2))
+    assert python_gaviota.probe_dtm(ending) == -(dtm - 1)  # the move keeps the shortest mate
+
+
+@pytest.mark.slow  # runs a notebook and two short matches
+@pytest.mark.notebook
+def test_07_game_widget_leaves_a_readable_copy(notebook_07):
+    import chess
+
+    notebook, written = notebook_07
+    copies = [o["data"] for o in outputs(notebook) if WIDGET_VIEW in o.get("data", {})]
+    assert len(copies) == 1 and "chessai-static-copy" in copies[0]["text/html"] and "<svg" in copies[0]["text/html"]
+    moves = re.search(r"1\. .*", copies[0]["text/plain"])
+    assert moves, copies[0]["text/plain"]
+    board = chess.Board()
+    for token in moves.group(0).split():
+        if not token.endswith("."):
+            board.push_san(token)  # the copy's move list is a legal game
+    typed = ["e4", "Nf3", "Bc4", "d3"]  # the parameters cell's TYPED_MOVES, White's moves of the game
+    replay, white = chess.Board(), []
+    for move in board.move_stack:
+        if replay.turn == chess.WHITE:
+            white.append(replay.san(move))
+        replay.push(move)
+    assert white and white == typed[:len(white)], white
+    assert len(board.move_stack) == 2 * len(white)  # the AI answered each
+    assert_html_shows_every_widget_copy(notebook, written)
+
+
+@pytest.mark.slow  # runs a notebook and two short matches
+@pytest.mark.notebook
+def test_07_match_has_games_and_an_elo_interval(notebook_07):
+    notebook, _ = notebook_07
+    rows = html_tables(notebook, "Elo difference (95 %)")
+    assert [row[0] for row in rows] == ["sunfish", "Stockfish 1350"]
+    for name, games, score, elo in rows:
+        wins, draws, losses = (int(x) for x in re.fullmatch(r"\+(\d+) =(\d+) -(\d+)", score).groups())
+        assert int(games) == NOTEBOOK_07_QUICK["GAMES"] == wins + draws + losses, name
+        interval = re.fullmatch(r"([+-](?:\d+|inf)) \(([+-](?:\d+|inf))\.\.([+-](?:\d+|inf))\)", elo)
+        assert interval, elo
+        centre, low, high = (float(x) for x in interval.groups())
+        assert low <= centre <= high, elo
+        points = (wins + draws / 2) / int(games)  # the logistic Elo model: a score p is 400·log10(p / (1 - p))
+        expected = math.inf if points == 1 else -math.inf if points == 0 else 400 * math.log10(points / (1 - points))
+        assert centre == (expected if math.isinf(expected) else round(expected)), (score, elo)
+    assert sum("image/png" in o.get("data", {}) for o in outputs(notebook)) == 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import time
 import urllib.parse
@@ -19,13 +20,16 @@ from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E
 
 from Util.tests.served import running_server  # noqa: E402
 
-#: Ten thousand requests take about 40 s: in the default run, not in the quick loop (pytest -m "not slow").
+#: In the default run, not in the quick loop (pytest -m "not slow").
 pytestmark = pytest.mark.slow
 #: Requests per generated example (the one Hypothesis generates and quick random mutations of it: Hypothesis
-#: takes about 10 ms to draw a request this rich, the server 2-5 ms to answer it), and examples per run: at
-#: least 10,000 requests in all.
+#: takes long to draw a request this rich, the server little to answer it).
 BATCH = 16
-EXAMPLES = 640
+#: Requests per run: 2,000 by default (125 generated examples, each mutated 15 times, enough to reach every
+#: endpoint and every kind of bad value many times over); ``CHESSAI_FUZZ_REQUESTS=10000 pytest -q
+#: Util/tests/test_server_fuzz.py`` runs the long form before a release or after a change to the server.
+REQUESTS = int(os.environ.get("CHESSAI_FUZZ_REQUESTS", "2000"))
+EXAMPLES = max(1, -(-REQUESTS // BATCH))
 
 GOOD_FENS = [
     "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1",  # KQvKR, White mates
