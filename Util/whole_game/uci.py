@@ -182,9 +182,8 @@ class UciEngine:
             self._write(line)
 
     def _load(self) -> None:
-        """Load the search's compiled kernels while the GUI is still talking: a one-ply search loads every
-        one of them (or compiles it, where numba's cache does not have it yet), so that the first move of a
-        game is not charged for it."""
+        """Load the search's compiled kernels while the GUI is still talking (a one-ply search loads or
+        compiles every one of them), so that the first move of a game is not charged for it."""
         try:
             from .search import Limits, Searcher
 
@@ -231,11 +230,8 @@ class UciEngine:
             self._loaded.wait()
             if self._load_error is not None:
                 self.say(f"info string the search could not be loaded: {self._load_error}")
-            else:
-                try:
-                    self.player()  # the book, the tables and the hash opened now, not on the first move's clock
-                except Exception as error:  # said now; the first go tries again and plays a legal move anyway
-                    self.say(f"info string the player could not be opened: {type(error).__name__}: {error}")
+            elif (problem := open_early(self)) is not None:
+                self.say(f"info string {problem}")
         self.say("readyok")
 
     def cmd_debug(self, _) -> None:
@@ -362,6 +358,16 @@ class UciEngine:
         if self._player is not None:
             self._player.close()
             self._player = None
+
+
+def open_early(engine: UciEngine) -> Optional[str]:
+    """Opens ``engine``'s player (its book, tables and hash) at ``isready``, before a game's clock runs,
+    instead of on the first move's time.  What went wrong, or None; the first ``go`` tries again."""
+    try:
+        engine.player()
+    except Exception as error:
+        return f"the player could not be opened: {type(error).__name__}: {error}"
+    return None
 
 
 def run_uci(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, results=None, book=None) -> int:
