@@ -6,11 +6,11 @@ pages and programs may call them); a bad request is 400 with ``{"error": ...}``,
 ``Retry-After``.  docs/server.md has the fields and examples.
 
 ``GET /api/levels`` lists the engine's levels (:data:`Util.whole_game.levels.LEVELS`) for the page's
-level chooser: no search, so no pool.
+level chooser, and starts the pool in the background (a person who looks at the levels is about to play).
 
-The server registers them with :func:`move_routes`.  The pool starts with the first request to either
-endpoint (a server that only serves tables starts no search process); its processes load and warm the
-engine's compiled kernels before they take work, so that first answer takes about two seconds more.
+The server registers them with :func:`move_routes`.  The pool starts with the first request to any of the
+three (a server that only serves tables starts no search process); its processes load and warm the
+engine's compiled kernels before they take work, so that an answer asked at once waits for them.
 """
 
 from __future__ import annotations
@@ -84,6 +84,13 @@ class MoveService:
             return _json({"error": str(error)}, 400)
         return await self.searched(request, "move", (parsed, self.settings.cap))
 
+    async def levels(self, request: Request) -> Response:
+        # The page asks for the levels when a person opens its Play tab: the pool starts now, its processes
+        # loading the engine while the person chooses, so that the first move is not charged for it.
+        # (The server's gate adds the CORS header to every API answer.)
+        self.pool  # the property starts it
+        return JSONResponse(levels_answer())
+
     async def cloud_eval(self, request: Request) -> Response:
         q = request.query_params
         try:
@@ -105,9 +112,6 @@ def levels_answer() -> dict:
                        for level in LEVELS]}
 
 
-async def _levels(request: Request) -> Response:
-    # the server's gate adds the CORS header to every API answer (the search endpoints add their own too)
-    return JSONResponse(levels_answer())
 
 
 def move_routes(results: Optional[Path] = None) -> List[Route]:
@@ -115,5 +119,5 @@ def move_routes(results: Optional[Path] = None) -> List[Route]:
     ``results`` (the settings from the environment: :func:`Util.server.search_pool.pool_settings`)."""
     service = MoveService(results)
     return [Route("/api/move", service.move, methods=["POST", "OPTIONS", "GET"]),
-            Route("/api/cloud-eval", service.cloud_eval), Route("/api/levels", _levels)]
+            Route("/api/cloud-eval", service.cloud_eval), Route("/api/levels", service.levels)]
 

@@ -1,5 +1,5 @@
 """``GET /api/levels`` on a real server process: the page's level chooser gets every level of
-:data:`Util.whole_game.levels.LEVELS` with docs/levels.md's labels, without starting a search process."""
+:data:`Util.whole_game.levels.LEVELS` with docs/levels.md's labels."""
 
 from __future__ import annotations
 

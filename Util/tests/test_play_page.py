@@ -167,7 +167,8 @@ RESULT_OF = {("You won", "w"): "1-0", ("You won", "b"): "0-1", ("You lost", "w")
 
 def test_a_whole_game_by_clicks_with_a_take_back_and_its_pgn(server):
     rng = random.Random(2026)
-    with _page(f"{server}/?mode=play&setup=1") as page:
+    with _page(f"{server}/") as page:
+        page.locator("header").get_by_role("link", name="Play", exact=True).click()  # as a newcomer finds it
         page.get_by_text("Choose your side, the level and the clock").wait_for(timeout=TIMEOUT)
         labels = page.locator("#play-level option").all_inner_texts()
         _, levels = get_json(server, "/api/levels")
@@ -230,7 +231,7 @@ def test_a_whole_game_by_clicks_with_a_take_back_and_its_pgn(server):
     assert [m.uci() for m in moves] == linked  # the PGN holds the game of the link
     assert len(moves) >= 2 * 3  # the game went on after the take-back
     expected = "1/2-1/2" if said.startswith("Draw") else RESULT_OF[(said.split(":")[0].split(" on ")[0], "w")]
-    assert game.headers["Result"] == expected and text.rstrip().endswith(expected)
+    assert game.headers["Result"] == expected and text.rstrip().endswith(f"{{{said}}} {expected}")  # how it ended
     if said == "You lost: you resigned":
         assert not board.is_game_over()
     assert game.headers["White"] == "You" and game.headers["Black"] == f"AI level 1 (about {LEVELS[0].elo} Elo)"

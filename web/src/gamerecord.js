@@ -30,8 +30,9 @@ export function parseClock(text) {
 export const timeControl = (clock) => (clock ? `${clock.base / 1000}+${clock.increment / 1000}` : '-');
 
 // The game as PGN. `moves`: {san, clock (ms left after it, or undefined), comment}; `result`: 1-0, 0-1,
-// 1/2-1/2 or *; `termination`: PGN's word for how it ended (normal, time forfeit) or undefined.
-export function gamePgn({ start, startpos, moves, result, white, black, clock, termination, event }) {
+// 1/2-1/2 or *; `termination`: PGN's word for how it ended (normal, time forfeit) or undefined; `ending`:
+// how it ended in words ("You lost: you resigned"), a comment after the last move, or undefined.
+export function gamePgn({ start, startpos, moves, result, white, black, clock, termination, event, ending }) {
   const [, turn, , , , fullmove] = start.split(' ');
   const date = new Date().toISOString().slice(0, 10).replaceAll('-', '.');
   const headers = [['Event', event], ['Site', 'python -m Util serve'], ['Date', date], ['Round', '-'],
@@ -51,6 +52,7 @@ export function gamePgn({ start, startpos, moves, result, white, black, clock, t
     if (!whiteToMove) number++;
     whiteToMove = !whiteToMove;
   });
+  if (ending) text.push(`{${ending.replaceAll('}', ')')}}`);
   text.push(result);
   return `${headers.map(([k, v]) => `[${k} "${String(v).replaceAll('"', "'")}"]`).join('\n')}\n\n${text.join(' ')}\n`;
 }

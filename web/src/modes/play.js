@@ -324,6 +324,7 @@ function endOfRules({ result, why }) {
 function finish(end) {
   stopThinking();
   stopClock();
+  if ($('#play-verdict').textContent.startsWith('The AI declines')) $('#play-verdict').textContent = '';
   match.end = end;
   game.ply = game.moves.length;
   show();
@@ -513,7 +514,7 @@ function downloadPgn() {
   const text = gamePgn({
     start: game.start, startpos: game.start === START_FEN, moves: game.moves, result: match.end?.result ?? '*',
     white: game.side === 'w' ? you : ai, black: game.side === 'w' ? ai : you, clock: match.clock,
-    termination: match.end?.termination, event: 'Game against the AI',
+    termination: match.end?.termination, event: 'Game against the AI', ending: match.end?.text,
   });
   download(text, 'game.pgn');
 }
