@@ -38,6 +38,9 @@ import tomllib
 project = tomllib.load(open("pyproject.toml", "rb"))["project"]
 print("\n".join(project["dependencies"] + project["optional-dependencies"]["test"]))')
 .venv/bin/python -m pip install -q --disable-pip-version-check "${requirements[@]}"
+# sunfish, the whole-game engine's sparring partner (notebook 07, `python -m Util match sunfish`): without its
+# dependencies, because its metadata pins an older python-chess than ours and sunfish itself imports none.
+.venv/bin/python -m pip install -q --disable-pip-version-check --no-deps sunfish==2026.1
 
 # The engine's compiled kernels: numba compiles them the first time on a machine (minutes), here on every
 # core at once; later runs load them from the cache beside the source.
