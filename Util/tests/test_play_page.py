@@ -6,14 +6,10 @@ python-chess from the game in the page's URL, and every board shown is compared 
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
 import io
 import json
-import os
 import random
 import re
-import shutil
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -22,11 +18,10 @@ import chess
 import chess.pgn
 import pytest
 
-from Util.tests.parts import missing_part
-from Util.tests.served import REPO, get_json, running_server
+from Util.tests.browser import opened_page, require_page_parts
+from Util.tests.served import get_json, running_server
 from Util.whole_game.levels import LEVELS
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 #: A browser, a server and its search process: not in the quick loop (pytest -m "not slow").
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 TIMEOUT = 30_000
@@ -38,12 +33,7 @@ VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.Q
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, served_tables):
-    if importlib.util.find_spec("playwright") is None:
-        missing_part("the Python package playwright is not installed")
-    if not Path(CHROMIUM).exists():
-        missing_part(f"no Chromium at {CHROMIUM} (or set CHROMIUM_PATH)")
-    if not (REPO / "web" / "dist" / "main.js").exists():
-        missing_part("the page's JavaScript is not built (web/dist/main.js; setup runs npm ci and the build)")
+    require_page_parts()
     log = tmp_path_factory.mktemp("play_page") / "server.log"
     with pytest.MonkeyPatch.context() as env:
         env.setenv("CHESSAI_SEARCH_WORKERS", "1")
@@ -57,23 +47,8 @@ def server(tmp_path_factory, served_tables):
     assert "Traceback" not in log.read_text()
 
 
-@contextlib.contextmanager
 def _page(url: str, width: int = 1280, height: int = 900):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"])
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            errors = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(url, timeout=120_000)
-            yield page
-            assert not errors, errors
-        finally:
-            browser.close()
+    return opened_page(url, width, height)
 
 
 def _params(page) -> dict:

@@ -5,21 +5,16 @@ test_server.py)."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import os
 import re
-import shutil
 import urllib.parse
 from pathlib import Path
 
 import chess
 import pytest
 
-from Util.tests.parts import missing_part
-from Util.tests.served import REPO, get_json, running_server
+from Util.tests.browser import opened_page, require_page_parts
+from Util.tests.served import get_json, running_server
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 #: A browser and a server per module: not in the quick loop (pytest -m "not slow").
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 KQKR = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
@@ -28,35 +23,15 @@ TIMEOUT = 30_000
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, served_tables):
-    if importlib.util.find_spec("playwright") is None:
-        missing_part("the Python package playwright is not installed")
-    if not Path(CHROMIUM).exists():
-        missing_part(f"no Chromium at {CHROMIUM} (or set CHROMIUM_PATH)")
-    if not (REPO / "web" / "dist" / "main.js").exists():
-        missing_part("the page's JavaScript is not built (web/dist/main.js; setup runs npm ci and the build)")
+    require_page_parts()
     log = tmp_path_factory.mktemp("page") / "server.log"
     with running_server(served_tables, log) as base:
         yield base
     assert "Traceback" not in log.read_text()
 
 
-@contextlib.contextmanager
 def _page(url: str, width: int = 1200, height: int = 900):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"])
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            errors = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(url, timeout=120_000)
-            yield page
-            assert not errors, errors
-        finally:
-            browser.close()
+    return opened_page(url, width, height)
 
 
 def _square_point(page, square: str):
