@@ -18,26 +18,42 @@ of the thesis: it knows no fifty-move rule.
 A position with castling rights, more than five pieces, or whose table (or a
 table a capture or promotion from it leads to) is not in the folder is
 answered with None: the search plays it.
+
+Inside the search the same tables value the positions that captures and
+promotions bring down to their material (:class:`SearchTables` loads them
+whole under a memory budget; ``Util.whole_game.kernels.tables`` probes them).
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
-from typing import List, Optional, Union
+from typing import Dict, List, Optional, Set, Tuple, Union
 
 import chess
+import numpy as np
 
+from ..board.material import PIECE_ORDER, Material
+from ..files.chessai import ChessAIFileError, load_table
 from ..folders import RESULTS_DIR
+from ..table.index_scheme import Layout
 from ..tablebase import MissingTableError, PositionError, Tablebase, open_tablebase
 
-__all__ = ["MAX_PIECES", "TablebaseMove", "get_tablebase_move", "mate_in_moves", "open_endgame_tables"]
+__all__ = ["DEFAULT_SEARCH_TABLES_MB", "MAX_PIECES", "SearchTables", "TablebaseMove", "get_tablebase_move",
+           "mate_in_moves", "open_endgame_tables", "reachable_materials"]
 
 #: The most pieces (kings included) a table of ours holds.
 MAX_PIECES = 5
 #: Plies of the principal variation followed through the tables (each ply costs one probe per legal move).
 PV_PLIES = 12
+#: Megabytes of tables the search holds in memory by default (every table up to four pieces that a
+#: position of five or six leads into fits; a five-piece table, 336 MB or more, does not).
+DEFAULT_SEARCH_TABLES_MB = 256
+#: Tables are loaded for the search only from a root with at most this many pieces more than a table:
+#: a search seldom sees more captures than that outside its quiescence, where tables are not probed.
+SEARCH_CAPTURES = 4
 
 
 @dataclass(frozen=True)
@@ -118,3 +134,79 @@ def _principal_variation(board: chess.Board, tablebase: Tablebase, first: chess.
         line.append(probes[0].move)
         board.push(probes[0].move)
     return line
+
+
+def reachable_materials(board: chess.Board, max_pieces: int = MAX_PIECES) -> Set[Material]:
+    """The materials (as on the board: White's pieces, Black's) of at most ``max_pieces`` pieces, kings
+    included, that captures and promotions can bring ``board`` to, its own included; bare kings left out."""
+    letters = {colour: "".join(chess.piece_symbol(board.piece_type_at(s)).upper()
+                               for s in chess.scan_forward(board.occupied_co[colour] & ~board.kings))
+               for colour in chess.COLORS}
+    start: Set[Tuple[str, str]] = set()
+    pieces = [(True, c) for c in letters[chess.WHITE]] + [(False, c) for c in letters[chess.BLACK]]
+    for k in range(1, max_pieces - 1):
+        for kept in combinations(pieces, k):
+            start.add(tuple("".join(sorted((c for white, c in kept if white == side), key=PIECE_ORDER.index))
+                            for side in (True, False)))
+    found, frontier = set(start), list(start)
+    while frontier:  # promotions, then captures of what they made
+        white, black = frontier.pop()
+        for side, mine in enumerate((white, black)):
+            for i, letter in enumerate(mine):
+                rest = mine[:i] + mine[i + 1:]
+                after = [rest] if letter != "P" else [rest] + [rest + q for q in "QRBN"]
+                for new in after:
+                    new = "".join(sorted(new, key=PIECE_ORDER.index))
+                    pair = (new, black) if side == 0 else (white, new)
+                    if pair not in found and (pair[0] or pair[1]):
+                        found.add(pair)
+                        frontier.append(pair)
+    return {Material(white, black) for white, black in found}
+
+
+class SearchTables:
+    """The tables of ``directory`` that a search probes, each read whole (both sides to move, one byte an
+    entry, as :class:`Util.table.dtm_table.DtmTable` holds them) and kept from search to search of a game,
+    at most ``memory_mb`` megabytes in all: a table that would go beyond is not probed inside the search
+    (the root's probe, :func:`get_tablebase_move`, still reads it block by block)."""
+
+    def __init__(self, directory: Union[str, os.PathLike], memory_mb: int = DEFAULT_SEARCH_TABLES_MB) -> None:
+        if memory_mb < 0:
+            raise ValueError(f"memory_mb must be 0 or more (0: no tables in the search), not {memory_mb}")
+        self.directory = Path(directory)
+        self.budget = memory_mb * 2 ** 20
+        #: canonical material -> its bytes, the White-to-move array then the Black-to-move one
+        self.loaded: Dict[Material, np.ndarray] = {}
+        self.left_out: Set[Material] = set()  # too large for what is left of the budget, or unreadable
+        #: what went wrong reading a file, per material (the search goes on without it)
+        self.problems: Dict[Material, str] = {}
+
+    @property
+    def used(self) -> int:
+        """Bytes of tables held."""
+        return sum(values.nbytes for values in self.loaded.values())
+
+    def prepare(self, board: chess.Board) -> bool:
+        """Loads the tables ``board`` can reach (:func:`reachable_materials`) not yet held, those of more
+        pieces first (the nearest), while they fit; True if any was loaded.  Nothing for a position with
+        more than :data:`SEARCH_CAPTURES` pieces beyond a table's, or with castling rights."""
+        if chess.popcount(board.occupied) > MAX_PIECES + SEARCH_CAPTURES or not self.budget:
+            return False
+        wanted = {m.canonical for m in reachable_materials(board)} - set(self.loaded) - self.left_out
+        added = False
+        for material in sorted(wanted, key=lambda m: (-m.piece_count, Layout(m).size, m.name)):
+            path = self.directory / f"{material.name}.chessAI"
+            if not path.exists():
+                continue
+            if self.used + 2 * Layout(material).size > self.budget:
+                self.left_out.add(material)
+                continue
+            try:
+                table, _ = load_table(path)
+            except (ChessAIFileError, OSError, ValueError) as error:
+                self.left_out.add(material)
+                self.problems[material] = str(error)
+                continue
+            self.loaded[material] = np.concatenate((table.dtm_white, table.dtm_black))
+            added = True
+        return added

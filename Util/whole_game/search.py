@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
 import chess
 import numpy as np
@@ -23,9 +23,14 @@ from .kernels.movegen import MAX_MOVES, generate
 from .kernels.ordering import score_moves
 from .kernels.position import KEYS, PLY, SIDE
 from .kernels.search import INFINITE, MATE, MATE_BOUND, search_root
+from .kernels.tables import CODES, COUNT, DATA, FIRST_ROW, PAWNS, PIECES, ROWS, SIGNATURE, SIZE, SWAPPED, signature
 from .kernels.work import (FEATURE_NAMES, FEATURES, HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV,
-                           PV_LENGTH, SCORES, SELDEPTH, STOP, work_size)
+                           PV_LENGTH, SCORES, SELDEPTH, STOP, TB_HITS, TB_MAX_MATERIALS, TB_ROW, work_size)
 from .position import Arrays, tables, to_arrays, to_move
+
+if TYPE_CHECKING:
+    from ..board.material import Material
+    from .endgame import SearchTables
 
 #: Never plan to use more than this share of the clock left on one move, nor think past this share of it.
 SOFT_SHARE, HARD_SHARE = 0.4, 0.5
@@ -58,6 +63,7 @@ class SearchInfo:
     nodes: int
     time: float
     pv: List[chess.Move]
+    tbhits: int = 0
 
 
 def time_budget(limits: Limits, turn: chess.Color, overhead: float) -> Tuple[Optional[float], Optional[float]]:
@@ -110,6 +116,33 @@ class Searcher:
         self.work[FEATURES:FEATURES + len(FEATURE_NAMES)] = 1
         self.aspiration = True
         self.move_overhead = 0.05
+        self.endgame: Optional["SearchTables"] = None
+
+    def set_tables(self, endgame: Optional["SearchTables"]) -> None:
+        """Probes ``endgame``'s tables inside the search from now on (None: none), loading them as the
+        positions searched need them (feature "tablebase probes")."""
+        self.endgame = endgame
+        self.load_tables({} if endgame is None else endgame.loaded)
+
+    def load_tables(self, loaded: "dict[Material, np.ndarray]") -> None:
+        """Puts the tables ``loaded`` (canonical material -> both sides' bytes) into the working array
+        after the evaluation's parameters, one row per colour order (see :mod:`.kernels.tables`)."""
+        base = PARAMS + PARAMS_SIZE
+        words = [np.frombuffer(np.pad(v, (0, -len(v) % 8)).tobytes(), "<i8") for v in loaded.values()]
+        work = np.zeros(base + sum(len(w) for w in words), np.int64)
+        work[:base] = self.work[:base]
+        rows, at, pieces = [], base, 0
+        for (material, values), data in zip(loaded.items(), words):
+            work[at:at + len(data)] = data
+            for swapped in ((False, True) if material.swapped != material else (False,)):
+                rows.append(table_row(material, at, len(values) // 2, swapped))
+            at += len(data)
+            pieces = max(pieces, material.piece_count)
+        rows = rows[:TB_MAX_MATERIALS]
+        work[PIECES], work[ROWS] = (pieces, len(rows)) if rows else (0, 0)
+        for i, row in enumerate(rows):
+            work[FIRST_ROW + i * TB_ROW:FIRST_ROW + i * TB_ROW + len(row)] = row
+        self.work = work
 
     def set_feature(self, name: str, on: bool) -> None:
         """Switches a search feature (one of ``FEATURE_NAMES``, or "aspiration windows") on or off: off, it
@@ -129,7 +162,7 @@ class Searcher:
 
     def set_weights(self, weights: Weights) -> None:
         """Evaluates with ``weights`` from now on (and forgets what was learnt with the old ones)."""
-        self.work[PARAMS:] = parameters(weights)
+        self.work[PARAMS:PARAMS + PARAMS_SIZE] = parameters(weights)
         self.new_game()
 
     def root_moves(self, a: Arrays) -> np.ndarray:
@@ -150,6 +183,8 @@ class Searcher:
         completed depth's info, ``pv[0]`` the move to play.  Raises ValueError when the side to move has
         no legal move (checkmate or stalemate) or the board is invalid."""
         started = time.perf_counter()
+        if self.endgame is not None and self.endgame.prepare(board):
+            self.load_tables(self.endgame.loaded)
         a = to_arrays(board)
         root = self.root_moves(a)
         if len(root) == 0:
@@ -201,7 +236,7 @@ class Searcher:
         finally:
             done.set()
             watcher.join()
-        best.nodes, best.time = int(ctx[NODES]), time.perf_counter() - started
+        best.nodes, best.time, best.tbhits = int(ctx[NODES]), time.perf_counter() - started, int(ctx[TB_HITS])
         return best
 
     @staticmethod
@@ -230,4 +265,19 @@ class Searcher:
             return SearchInfo(last.depth, last.seldepth, last.score_cp, last.score_mate, 0, 0.0, pv)
         mate = mate_in_moves(score)
         return SearchInfo(depth, int(ctx[SELDEPTH]), None if mate is not None else int(score), mate,
-                          int(ctx[NODES]), time.perf_counter() - started, pv)
+                          int(ctx[NODES]), time.perf_counter() - started, pv, int(ctx[TB_HITS]))
+
+
+def table_row(material: "Material", data: int, size: int, swapped: bool) -> List[int]:
+    """The working array's row (:mod:`.kernels.tables`) of the table of canonical ``material`` whose bytes
+    start at ``data`` (``size`` entries a side), for the board's colours as the table's or, ``swapped``,
+    exchanged."""
+    letters = material.letters
+    codes = [(0 if letter.isupper() != swapped else 6) + "PNBRQK".index(letter.upper()) for letter in letters]
+    white = [sum(1 for c in codes if c == code) for code in range(5)]
+    black = [sum(1 for c in codes if c == code + 6) for code in range(5)]
+    row = [0] * TB_ROW
+    row[SIGNATURE], row[DATA], row[SIZE] = signature(white, black), data, size
+    row[PAWNS], row[SWAPPED], row[COUNT] = int(material.has_pawns), int(swapped), len(codes)
+    row[CODES:CODES + len(codes)] = codes
+    return row

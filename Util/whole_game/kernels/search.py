@@ -22,6 +22,7 @@ from .movegen import generate
 from .ordering import SEE_VALUES, pick, score_moves, see
 from .position import (BOARD, EMPTY, HALFMOVE, KEYS, PLY, SIDE, UNDO, in_check, insufficient_material,
                        is_repetition, make_move, make_null, unmake_move, unmake_null)
+from .tables import NO_PROBE, probe
 from .work import (CHECK_EXTENSION, FEATURES, HISTORY, KILLERS, KILLERS_HISTORY, LATE_MOVE_PRUNING,
                    LATE_MOVE_REDUCTIONS, MAX_PLY, MOVES, NODE_LIMIT, NODES, NULL_MOVE, PARAMS, PV, PV_LENGTH, PVS,
                    QUIESCENCE, QUIESCENCE_PRUNING, REVERSE_FUTILITY, SCORES, SELDEPTH, STOP, TT_CUTS)
@@ -130,6 +131,9 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
         beta = min(beta, MATE - ply - 1)
         if alpha >= beta:
             return alpha
+        tb_score = probe(bb, st, work, ply)  # our tables' value instead of a search
+        if tb_score != NO_PROBE:
+            return tb_score
     check = in_check(bb, st, tables)
     if check and work[FEATURES + CHECK_EXTENSION]:
         depth += 1
