@@ -16,7 +16,9 @@ As in the seed notebook's ``get_move``: while the position is in the opening
 book, a move drawn from it by the book's weights; at five pieces or fewer
 with the table in the results folder, the table's best move (the mate in
 exactly the depth to mate, the draw kept, the longest defence); otherwise the
-iterative-deepening search of :mod:`Util.whole_game.search` under the limits.
+iterative-deepening search of :mod:`Util.whole_game.search` under the limits,
+which values the positions that reach a table's material by the table
+(``tablebase_mb`` megabytes of tables held in memory; 0: none).
 The search is imported on first use: it loads compiled kernels.
 
 ``book`` and ``tablebase`` take :data:`DEFAULT` (the default book if one is
@@ -36,7 +38,7 @@ import chess
 import chess.engine
 
 from ..tablebase import Tablebase
-from .endgame import get_tablebase_move, open_endgame_tables
+from .endgame import DEFAULT_SEARCH_TABLES_MB, SearchTables, get_tablebase_move, open_endgame_tables
 from .opening_book import BookMove, OpeningBook, find_default_book, import_opening_book
 
 __all__ = ["DEFAULT", "DEFAULT_MOVETIME", "MoveResult", "Player", "best_move", "get_move"]
@@ -53,7 +55,8 @@ class MoveResult:
     """A move and how it was found.  ``source``: "book", "tablebase" or "search".  Scores are from the side
     to move: ``score_cp`` in centipawns, or ``score_mate`` in moves (+n: it mates in n, -n: it is mated
     in n); both None for a book move.  ``depth``/``seldepth`` in plies (0 for a book move; for a table
-    move, the depth to mate), ``nodes`` searched, ``time`` in seconds, ``pv`` from the move on."""
+    move, the depth to mate), ``nodes`` searched, ``time`` in seconds, ``pv`` from the move on,
+    ``tbhits`` the positions of the search valued by a table."""
 
     move: chess.Move
     source: str
@@ -65,6 +68,7 @@ class MoveResult:
     time: float = 0.0
     pv: List[chess.Move] = field(default_factory=list)
     book: Optional[BookMove] = None
+    tbhits: int = 0
 
     @property
     def score(self) -> Optional[chess.engine.Score]:
@@ -98,17 +102,22 @@ def _opened_tables(tablebase: Any) -> Optional[Tablebase]:
 
 class Player:
     """The engine for a game or a session: its book, tables and searcher (with its transposition table)
-    kept between moves.  ``hash_mb``: the searcher's table size in MB, when it makes its own; ``rng``: the
+    kept between moves.  ``hash_mb``: the searcher's table size in MB, when it makes its own, and
+    ``tablebase_mb`` the megabytes of tables it probes inside the search (0: none); ``rng``: the
     book's random source (a seed or a :class:`random.Random`, for repeatable openings); ``on_error``: told
     of a book or folder that cannot be opened, which is then left out (without it, that raises)."""
 
     def __init__(self, *, book: Union[str, os.PathLike, OpeningBook, None] = DEFAULT,
                  tablebase: Union[str, os.PathLike, Tablebase, None] = DEFAULT, searcher: Any = None,
-                 hash_mb: int = 64, rng=None, on_error: Optional[Callable[[str], None]] = None) -> None:
+                 hash_mb: int = 64, tablebase_mb: int = DEFAULT_SEARCH_TABLES_MB, rng=None,
+                 on_error: Optional[Callable[[str], None]] = None) -> None:
+        if tablebase_mb < 0:
+            raise ValueError(f"tablebase_mb must be 0 or more (0: no tables inside the search), not {tablebase_mb}")
         self._own = []
         self.book = self._open(_opened_book, book, rng, on_error=on_error)
         self.tablebase = self._open(_opened_tables, tablebase, on_error=on_error)
         self.hash_mb = hash_mb
+        self.tablebase_mb = tablebase_mb
         self._searcher = searcher
 
     def _open(self, opener, given, *args, on_error):
@@ -127,11 +136,14 @@ class Player:
 
     @property
     def searcher(self):
-        """The search (:class:`Util.whole_game.search.Searcher`), made on first use."""
+        """The search (:class:`Util.whole_game.search.Searcher`), made on first use, with the tables of the
+        results folder to probe inside it."""
         if self._searcher is None:
             from .search import Searcher
 
             self._searcher = Searcher(hash_mb=self.hash_mb)
+            if self.tablebase is not None and self.tablebase_mb > 0:
+                self._searcher.set_tables(SearchTables(self.tablebase.directory, self.tablebase_mb))
         return self._searcher
 
     def new_game(self) -> None:
@@ -171,7 +183,7 @@ class Player:
         if move is None or move not in board.legal_moves:
             raise RuntimeError(f"{board.fen()}: the search returned no legal move ({info})")
         return MoveResult(move, "search", info.score_cp, info.score_mate, info.depth, info.seldepth, info.nodes,
-                          info.time, list(info.pv))
+                          info.time, list(info.pv), tbhits=info.tbhits)
 
     def close(self) -> None:
         """Close the book and tables this player opened itself."""

@@ -14,8 +14,9 @@ string`` saying what was wrong; the engine never stops on it.
 
 Options: ``Hash`` (MB), ``OwnBook``, ``BookFile`` (a Polyglot book; empty: the
 default one), ``TablebasePath`` (a folder of ``.chessAI`` tables; empty: the
-default results folder), ``Move Overhead`` (ms kept back from every clock for
-the GUI and the pipe).  The compiled search is loaded in the background from
+default results folder), ``TablebaseMemory`` (MB of those tables held in
+memory and probed inside the search; 0: the tables only at the root),
+``Move Overhead`` (ms kept back from every clock for the GUI and the pipe).  The compiled search is loaded in the background from
 the start, so that ``uciok`` comes at once and ``readyok`` once it is loaded.
 """
 
@@ -29,6 +30,7 @@ from typing import Callable, Dict, List, Optional, TextIO, Tuple
 import chess
 
 from .. import folders
+from .endgame import DEFAULT_SEARCH_TABLES_MB
 from .levels import LEVELS
 from .opening_book import find_default_book
 
@@ -41,7 +43,7 @@ GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth"
 MILLISECONDS = ("wtime", "btime", "winc", "binc", "movetime")
 #: UCI_Elo's range: the labels of the weakest and the strongest level (Util.whole_game.levels.LEVELS).
 ELO_RANGE = (LEVELS[0].elo, LEVELS[-1].elo)
-SPIN_RANGES = {"Hash": (1, 4096), "Move Overhead": (0, 5000), "UCI_Elo": ELO_RANGE}
+SPIN_RANGES = {"Hash": (1, 4096), "TablebaseMemory": (0, 4096), "Move Overhead": (0, 5000), "UCI_Elo": ELO_RANGE}
 
 
 def format_info(info) -> str:
@@ -51,7 +53,7 @@ def format_info(info) -> str:
     nps = int(info.nodes / info.time) if info.time > 0 else 0
     pv = " ".join(move.uci() for move in info.pv)
     return (f"info depth {info.depth} seldepth {info.seldepth} score {score} nodes {info.nodes} nps {nps} "
-            f"time {milliseconds}" + (f" pv {pv}" if pv else ""))
+            f"tbhits {info.tbhits} time {milliseconds}" + (f" pv {pv}" if pv else ""))
 
 
 def parse_setoption(options: Dict[str, object], words: List[str]) -> Tuple[str, object]:
@@ -168,7 +170,7 @@ class UciEngine:
         self._player = None
         self.board = chess.Board()
         self.options: Dict[str, object] = {"Hash": 64, "OwnBook": True, "BookFile": "", "TablebasePath": "",
-                                           "Move Overhead": 30, "UCI_LimitStrength": False, "UCI_Elo": ELO_RANGE[1]}
+                                           "TablebaseMemory": DEFAULT_SEARCH_TABLES_MB, "Move Overhead": 30, "UCI_LimitStrength": False, "UCI_Elo": ELO_RANGE[1]}
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
         self._infinite = False
@@ -220,6 +222,7 @@ class UciEngine:
         self.say("option name OwnBook type check default true")
         self.say(f"option name BookFile type string default {default_book or '<empty>'}")
         self.say(f"option name TablebasePath type string default {default_tables}")
+        self.say(f"option name TablebaseMemory type spin default {DEFAULT_SEARCH_TABLES_MB} min 0 max 4096")
         self.say("option name Move Overhead type spin default 30 min 0 max 5000")
         self.say("option name UCI_LimitStrength type check default false")
         self.say(f"option name UCI_Elo type spin default {ELO_RANGE[1]} min {ELO_RANGE[0]} max {ELO_RANGE[1]}")
@@ -341,7 +344,7 @@ class UciEngine:
             book = (self.options["BookFile"] or DEFAULT) if self.options["OwnBook"] else None
             tables = self.options["TablebasePath"] or DEFAULT
             self._player = factory(book=book, tablebase=tables, hash_mb=int(self.options["Hash"]),
-                                   on_error=lambda message: self.say(f"info string {message}"))
+                                   tablebase_mb=int(self.options["TablebaseMemory"]), on_error=lambda message: self.say(f"info string {message}"))
             if self.options["UCI_LimitStrength"]:
                 from .levels import LevelPlayer, level_for_elo
 
