@@ -34,7 +34,7 @@ from .endgame import DEFAULT_SEARCH_TABLES_MB
 from .levels import LEVELS
 from .opening_book import find_default_book
 
-__all__ = ["ENGINE_NAME", "UciEngine", "format_info", "limits_from_go", "parse_go", "parse_position", "parse_setoption", "perft_lines",
+__all__ = ["ENGINE_NAME", "UciEngine", "format_info", "limits_from_go", "option_lines", "parse_go", "parse_position", "parse_setoption", "perft_lines",
            "run_uci"]
 
 ENGINE_NAME = "chessAI"
@@ -54,6 +54,18 @@ def format_info(info) -> str:
     pv = " ".join(move.uci() for move in info.pv)
     return (f"info depth {info.depth} seldepth {info.seldepth} score {score} nodes {info.nodes} nps {nps} "
             f"tbhits {info.tbhits} time {milliseconds}" + (f" pv {pv}" if pv else ""))
+
+
+def option_lines(book, tables) -> List[str]:
+    """The ``option`` lines of the answer to ``uci``, with the default book and tables folder."""
+    return ["option name Hash type spin default 64 min 1 max 4096",
+            "option name OwnBook type check default true",
+            f"option name BookFile type string default {book or '<empty>'}",
+            f"option name TablebasePath type string default {tables}",
+            f"option name TablebaseMemory type spin default {DEFAULT_SEARCH_TABLES_MB} min 0 max 4096",
+            "option name Move Overhead type spin default 30 min 0 max 5000",
+            "option name UCI_LimitStrength type check default false",
+            f"option name UCI_Elo type spin default {ELO_RANGE[1]} min {ELO_RANGE[0]} max {ELO_RANGE[1]}"]
 
 
 def parse_setoption(options: Dict[str, object], words: List[str]) -> Tuple[str, object]:
@@ -214,18 +226,11 @@ class UciEngine:
             return True
 
     def cmd_uci(self, _) -> None:
-        default_book = self.options["BookFile"] or find_default_book()
-        default_tables = self.options["TablebasePath"] or folders.RESULTS_DIR
         self.say(f"id name {ENGINE_NAME}")
         self.say(f"id author {AUTHOR}")
-        self.say("option name Hash type spin default 64 min 1 max 4096")
-        self.say("option name OwnBook type check default true")
-        self.say(f"option name BookFile type string default {default_book or '<empty>'}")
-        self.say(f"option name TablebasePath type string default {default_tables}")
-        self.say(f"option name TablebaseMemory type spin default {DEFAULT_SEARCH_TABLES_MB} min 0 max 4096")
-        self.say("option name Move Overhead type spin default 30 min 0 max 5000")
-        self.say("option name UCI_LimitStrength type check default false")
-        self.say(f"option name UCI_Elo type spin default {ELO_RANGE[1]} min {ELO_RANGE[0]} max {ELO_RANGE[1]}")
+        for line in option_lines(self.options["BookFile"] or find_default_book(),
+                                 self.options["TablebasePath"] or folders.RESULTS_DIR):
+            self.say(line)
         self.say("uciok")
 
     def cmd_isready(self, _) -> None:
@@ -344,7 +349,8 @@ class UciEngine:
             book = (self.options["BookFile"] or DEFAULT) if self.options["OwnBook"] else None
             tables = self.options["TablebasePath"] or DEFAULT
             self._player = factory(book=book, tablebase=tables, hash_mb=int(self.options["Hash"]),
-                                   tablebase_mb=int(self.options["TablebaseMemory"]), on_error=lambda message: self.say(f"info string {message}"))
+                                   tablebase_mb=int(self.options["TablebaseMemory"]),
+                                   on_error=lambda message: self.say(f"info string {message}"))
             if self.options["UCI_LimitStrength"]:
                 from .levels import LevelPlayer, level_for_elo
 
