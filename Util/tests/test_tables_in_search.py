@@ -9,6 +9,7 @@ import random
 import chess
 import pytest
 
+from Util.board.material import Material
 from Util.board.random_boards import random_legal_board
 from Util.board.symmetry import TRANSFORMS, folding_transform
 from Util.tablebase import Tablebase
@@ -36,7 +37,7 @@ def searcher(folder):
     """A searcher with every table of ``folder`` loaded."""
     endgame = SearchTables(folder)
     for material in MATERIALS:
-        endgame.prepare(random_legal_board(material, random.Random(0)))
+        assert endgame.load(Material.parse(material))
     searcher = Searcher(hash_mb=4)
     searcher.set_tables(endgame)
     return searcher
@@ -92,6 +93,19 @@ def test_no_probe_where_the_table_cannot_answer(searcher):
     assert probed(searcher, late) == kernel.NO_PROBE
     late.halfmove_clock = 0
     assert probed(searcher, late) > kernel.NO_PROBE
+
+
+def test_tables_held_follow_the_game(folder):
+    """A search's tables are those within two captures of its root, loaded once and let go of when the
+    game can no longer reach them; what does not fit in the budget is left out."""
+    endgame = SearchTables(folder)
+    assert endgame.prepare(chess.Board("8/8/4k3/8/8/8/1PR5/K7 w - - 0 1"))  # KRPvK
+    assert {m.name for m in endgame.loaded} == {"KRvK", "KPvK", "KQvK", "KRRvK"}
+    assert not endgame.prepare(chess.Board("8/8/4k3/8/8/8/1PR5/1K6 b - - 1 1"))
+    assert endgame.prepare(chess.Board("8/8/4k3/8/8/8/2R5/K7 w - - 0 1")) and set(endgame.loaded) == {Material.parse("KRvK")}
+    small = SearchTables(folder, memory_mb=1)  # KPvK takes 0.5 MB, KRRvK 5 MB
+    small.prepare(chess.Board("8/8/4k3/8/8/8/1PR5/K7 w - - 0 1"))
+    assert Material.parse("KRRvK") not in small.loaded and Material.parse("KPvK") in small.loaded
 
 
 def test_reachable_materials():

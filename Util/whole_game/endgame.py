@@ -52,8 +52,11 @@ PV_PLIES = 12
 #: position of five or six leads into fits; a five-piece table, 336 MB or more, does not).
 DEFAULT_SEARCH_TABLES_MB = 256
 #: Tables are loaded for the search only from a root with at most this many pieces more than a table:
-#: a search seldom sees more captures than that outside its quiescence, where tables are not probed.
-SEARCH_CAPTURES = 4
+#: the captures a search of a game's time sees outside its quiescence (where tables are not probed);
+#: from further away the loading (charged to the move's clock) would seldom pay.
+SEARCH_CAPTURES = 2
+#: Materials no side can win, which the search calls drawn before it would ask a table.
+DRAWN = ("KBvK", "KNvK")
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,6 @@ class SearchTables:
         self.budget = memory_mb * 2 ** 20
         #: canonical material -> its bytes, the White-to-move array then the Black-to-move one
         self.loaded: Dict[Material, np.ndarray] = {}
-        self.left_out: Set[Material] = set()  # too large for what is left of the budget, or unreadable
         #: what went wrong reading a file, per material (the search goes on without it)
         self.problems: Dict[Material, str] = {}
 
@@ -187,26 +189,33 @@ class SearchTables:
         return sum(values.nbytes for values in self.loaded.values())
 
     def prepare(self, board: chess.Board) -> bool:
-        """Loads the tables ``board`` can reach (:func:`reachable_materials`) not yet held, those of more
-        pieces first (the nearest), while they fit; True if any was loaded.  Nothing for a position with
-        more than :data:`SEARCH_CAPTURES` pieces beyond a table's, or with castling rights."""
-        if chess.popcount(board.occupied) > MAX_PIECES + SEARCH_CAPTURES or not self.budget:
+        """Holds the tables ``board`` can reach (:func:`reachable_materials`) by at most
+        :data:`SEARCH_CAPTURES` captures, loading those of more pieces first (the nearest) while they fit,
+        and lets go of the others (captures and promotions cannot be undone: a game never comes back to
+        them); True if what is held changed."""
+        count = chess.popcount(board.occupied)
+        if count > MAX_PIECES + SEARCH_CAPTURES or not self.budget:
             return False
-        wanted = {m.canonical for m in reachable_materials(board)} - set(self.loaded) - self.left_out
-        added = False
-        for material in sorted(wanted, key=lambda m: (-m.piece_count, Layout(m).size, m.name)):
-            path = self.directory / f"{material.name}.chessAI"
-            if not path.exists():
-                continue
-            if self.used + 2 * Layout(material).size > self.budget:
-                self.left_out.add(material)
-                continue
-            try:
-                table, _ = load_table(path)
-            except (ChessAIFileError, OSError, ValueError) as error:
-                self.left_out.add(material)
-                self.problems[material] = str(error)
-                continue
-            self.loaded[material] = np.concatenate((table.dtm_white, table.dtm_black))
-            added = True
-        return added
+        wanted = {m.canonical for m in reachable_materials(board)
+                  if count - m.piece_count <= SEARCH_CAPTURES and m.canonical.name not in DRAWN}
+        changed = False
+        for material in set(self.loaded) - wanted:
+            del self.loaded[material]
+            changed = True
+        for material in sorted(wanted - set(self.loaded), key=lambda m: (-m.piece_count, Layout(m).size, m.name)):
+            changed |= self.load(material)
+        return changed
+
+    def load(self, material: Material) -> bool:
+        """Loads the table of ``material`` (canonical) if its file is in the folder, can be read and fits
+        in what is left of the budget; True if it did."""
+        path = self.directory / f"{material.name}.chessAI"
+        if material in self.problems or not path.exists() or self.used + 2 * Layout(material).size > self.budget:
+            return False
+        try:
+            table, _ = load_table(path)
+        except (ChessAIFileError, OSError, ValueError) as error:
+            self.problems[material] = str(error)
+            return False
+        self.loaded[material] = np.concatenate((table.dtm_white, table.dtm_black))
+        return True
