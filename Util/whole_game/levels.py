@@ -151,6 +151,7 @@ class LevelPlayer:
         ValueError when the game is over."""
         level = self.level
         bounded = level.limits(limits)
+        self.searcher.set_feature("tablebase probes", level.tables)  # the lowest levels search without them too
         if level.tables and level.margin == 0:
             return self.player.get_move(board, bounded, on_info=on_info, stop=stop, use_book=use_book)
         if use_book and self.player.book is not None and any(board.generate_legal_moves()):
