@@ -125,18 +125,21 @@ class Searcher:
         self.load_tables({} if endgame is None else endgame.loaded)
 
     def load_tables(self, loaded: "dict[Material, np.ndarray]") -> None:
-        """Puts the tables ``loaded`` (canonical material -> both sides' bytes) into the working array
-        after the evaluation's parameters, one row per colour order (see :mod:`.kernels.tables`)."""
+        """Puts the tables ``loaded`` (canonical material -> both sides' bytes) into a new working array,
+        after the evaluation's parameters, one row per colour order (see :mod:`.kernels.tables`); each of
+        ``loaded``'s arrays is then replaced by its view in the working array, so the bytes are held once."""
         base = PARAMS + PARAMS_SIZE
-        words = [np.frombuffer(np.pad(v, (0, -len(v) % 8)).tobytes(), "<i8") for v in loaded.values()]
-        work = np.zeros(base + sum(len(w) for w in words), np.int64)
+        words = {material: -(-len(values) // 8) for material, values in loaded.items()}
+        work = np.zeros(base + sum(words.values()), np.int64)
         work[:base] = self.work[:base]
         rows, at, pieces = [], base, 0
-        for (material, values), data in zip(loaded.items(), words):
-            work[at:at + len(data)] = data
+        for material, values in list(loaded.items()):
+            view = work[at:at + words[material]].view(np.uint8)[:len(values)]
+            view[:] = values
+            loaded[material] = view
             for swapped in ((False, True) if material.swapped != material else (False,)):
                 rows.append(table_row(material, at, len(values) // 2, swapped))
-            at += len(data)
+            at += words[material]
             pieces = max(pieces, material.piece_count)
         rows = rows[:TB_MAX_MATERIALS]
         work[PIECES], work[ROWS] = (pieces, len(rows)) if rows else (0, 0)
