@@ -9,6 +9,7 @@ import random
 import chess
 import pytest
 
+from Util.bench.calculation import DEFAULT_MATERIALS
 from Util.board.material import Material
 from Util.board.random_boards import random_legal_board
 from Util.board.symmetry import TRANSFORMS, folding_transform
@@ -72,6 +73,25 @@ def test_probe_equals_the_table_file(material, folder, searcher):
         for _ in range(2000):
             board = random_legal_board(material, rng)
             assert probed(searcher, board) == expected_score(tablebase.probe_dtm(board), board), board.fen()
+
+
+@pytest.mark.slow
+@pytest.mark.big
+@pytest.mark.parametrize("material", DEFAULT_MATERIALS)
+def test_probe_equals_every_table_file(material, table_folder):
+    """Every table up to four pieces (computed in the session, as the full run's other checks do), both
+    colour orders: the compiled probe reads what Tablebase.probe_dtm reads."""
+    folder = table_folder(material)
+    endgame = SearchTables(folder)
+    assert endgame.load(Material.parse(material).canonical)
+    searcher = Searcher(hash_mb=1)
+    searcher.set_tables(endgame)
+    rng = random.Random(material)
+    with Tablebase(folder) as tablebase:
+        for colours in {Material.parse(material), Material.parse(material).swapped}:
+            for _ in range(500):
+                board = random_legal_board(colours, rng)
+                assert probed(searcher, board) == expected_score(tablebase.probe_dtm(board), board), board.fen()
 
 
 @pytest.mark.parametrize("material", PROBED)
