@@ -182,6 +182,7 @@ class SearchTables:
         self.loaded: Dict[Material, np.ndarray] = {}
         #: what went wrong reading a file, per material (the search goes on without it)
         self.problems: Dict[Material, str] = {}
+        self.material_seen: Tuple[int, ...] = ()
 
     @property
     def used(self) -> int:
@@ -194,8 +195,10 @@ class SearchTables:
         and lets go of the others (captures and promotions cannot be undone: a game never comes back to
         them); True if what is held changed."""
         count = chess.popcount(board.occupied)
-        if count > MAX_PIECES + SEARCH_CAPTURES or not self.budget:
+        pieces = tuple(len(board.pieces(kind, colour)) for colour in chess.COLORS for kind in chess.PIECE_TYPES)
+        if count > MAX_PIECES + SEARCH_CAPTURES or not self.budget or pieces == self.material_seen:
             return False
+        self.material_seen = pieces  # the same material again (the next move of a quiet phase): nothing to do
         wanted = {m.canonical for m in reachable_materials(board)
                   if count - m.piece_count <= SEARCH_CAPTURES and m.canonical.name not in DRAWN}
         changed = False
