@@ -5,6 +5,7 @@ from a table mates in Gaviota's distance, and without tables the search is the o
 from __future__ import annotations
 
 import random
+import time
 
 import chess
 import pytest
@@ -169,3 +170,32 @@ def test_without_tables_the_search_is_the_old_one(name, fen, tmp_path, folder):
     for searcher in (empty, switched_off):
         info = searcher.search(board, Limits(depth=6))
         assert (info.nodes, info.score_cp, info.pv[0], info.tbhits) == (plain.nodes, plain.score_cp, plain.pv[0], 0)
+
+
+@pytest.mark.parametrize("memory", [64, 0])
+def test_uci_option_and_tbhits(memory, folder, python_gaviota):
+    """UCI offers TablebaseMemory; with tables the info lines count hits (tbhits), the score is Gaviota's
+    mate through the capture and the move keeps it; with 0 MB the search runs without them."""
+    from Util.whole_game.uci import UciEngine
+
+    board = chess.Board("3n4/8/5k2/K7/8/8/8/3R4 w - - 0 1")
+    lines = []
+    engine = UciEngine(lines.append)
+    engine.options.update(TablebasePath=str(folder), OwnBook=False)
+    for command in ("uci", f"setoption name TablebaseMemory value {memory}", f"position fen {board.fen()}",
+                    "go depth 4"):
+        engine.handle(command)
+    deadline = time.monotonic() + 60
+    while not any(line.startswith("bestmove") for line in lines) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    engine.handle("quit")
+    assert any(line.startswith("option name TablebaseMemory type spin default 256") for line in lines)
+    last = [line.split() for line in lines if line.startswith("info depth")][-1]
+    score = last[last.index("score") + 1:last.index("score") + 3]
+    if memory == 0:
+        assert int(last[last.index("tbhits") + 1]) == 0 and score[0] == "cp"
+        return
+    dtm = python_gaviota.probe_dtm(board)
+    assert int(last[last.index("tbhits") + 1]) > 0 and score == ["mate", str((dtm + 1) // 2)]
+    board.push_uci([line for line in lines if line.startswith("bestmove")][0].split()[1])
+    assert python_gaviota.probe_dtm(board) == -(dtm - 1)
