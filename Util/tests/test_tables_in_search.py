@@ -40,6 +40,7 @@ def searcher(folder):
     endgame = SearchTables(folder)
     for material in MATERIALS:
         assert endgame.load(Material.parse(material))
+    endgame.take_finished()
     searcher = Searcher(hash_mb=4)
     searcher.set_tables(endgame)
     return searcher
@@ -84,7 +85,7 @@ def test_probe_equals_every_table_file(material, table_folder):
     colour orders: the compiled probe reads what Tablebase.probe_dtm reads."""
     folder = table_folder(material)
     endgame = SearchTables(folder)
-    assert endgame.load(Material.parse(material).canonical)
+    assert endgame.load(Material.parse(material).canonical) and endgame.take_finished()
     searcher = Searcher(hash_mb=1)
     searcher.set_tables(endgame)
     rng = random.Random(material)
@@ -117,13 +118,19 @@ def test_no_probe_where_the_table_cannot_answer(searcher):
 
 
 def test_tables_held_follow_the_game(folder):
-    """A search's tables are those within two captures of its root, loaded once and let go of when the
-    game can no longer reach them; what does not fit in the budget is left out."""
+    """A search's tables are those within two captures of its root, loaded once (on a clock, while the
+    search goes on: the next search has them) and let go of when the game can no longer reach them; what
+    does not fit in the budget is left out."""
     endgame = SearchTables(folder)
     assert endgame.prepare(chess.Board("8/8/4k3/8/8/8/1PR5/K7 w - - 0 1"))  # KRPvK
     assert {m.name for m in endgame.loaded} == {"KRvK", "KPvK", "KQvK", "KRRvK"}
     assert not endgame.prepare(chess.Board("8/8/4k3/8/8/8/1PR5/1K6 b - - 1 1"))
     assert endgame.prepare(chess.Board("8/8/4k3/8/8/8/2R5/K7 w - - 0 1")) and set(endgame.loaded) == {Material.parse("KRvK")}
+    behind = SearchTables(folder)
+    assert not behind.prepare(chess.Board("8/8/4k3/8/8/8/1PR5/K7 w - - 0 1"), background=True)
+    behind.loader.join()
+    assert behind.prepare(chess.Board("8/8/4k3/8/8/8/1PR5/K7 w - - 0 1"), background=True)
+    assert {m.name for m in behind.loaded} == {"KRvK", "KPvK", "KQvK", "KRRvK"}
     small = SearchTables(folder, memory_mb=1)  # KPvK takes 0.5 MB, KRRvK 5 MB
     small.prepare(chess.Board("8/8/4k3/8/8/8/1PR5/K7 w - - 0 1"))
     assert Material.parse("KRRvK") not in small.loaded and Material.parse("KPvK") in small.loaded

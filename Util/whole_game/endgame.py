@@ -27,6 +27,7 @@ whole under a memory budget; ``Util.whole_game.kernels.tables`` probes them).
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -183,35 +184,57 @@ class SearchTables:
         #: what went wrong reading a file, per material (the search goes on without it)
         self.problems: Dict[Material, str] = {}
         self.material_seen: Tuple[int, ...] = ()
+        self.finished: Dict[Material, np.ndarray] = {}  # loaded in the background, not yet taken
+        self.lock = threading.Lock()
+        self.loader: Optional[threading.Thread] = None
 
     @property
     def used(self) -> int:
-        """Bytes of tables held."""
-        return sum(values.nbytes for values in self.loaded.values())
+        """Bytes of tables held (and loaded in the background, not yet taken)."""
+        with self.lock:
+            return sum(values.nbytes for held in (self.loaded, self.finished) for values in held.values())
 
-    def prepare(self, board: chess.Board) -> bool:
+    def prepare(self, board: chess.Board, background: bool = False) -> bool:
         """Holds the tables ``board`` can reach (:func:`reachable_materials`) by at most
         :data:`SEARCH_CAPTURES` captures, loading those of more pieces first (the nearest) while they fit,
         and lets go of the others (captures and promotions cannot be undone: a game never comes back to
-        them); True if what is held changed."""
+        them); True if what is held changed.  With ``background`` (a game on a clock) the tables are read
+        by a thread while this search goes on without them; a later call takes them."""
+        changed = self.take_finished()
         count = chess.popcount(board.occupied)
         pieces = tuple(len(board.pieces(kind, colour)) for colour in chess.COLORS for kind in chess.PIECE_TYPES)
-        if count > MAX_PIECES + SEARCH_CAPTURES or not self.budget or pieces == self.material_seen:
-            return False
+        busy = self.loader is not None and self.loader.is_alive()
+        if count > MAX_PIECES + SEARCH_CAPTURES or not self.budget or pieces == self.material_seen or busy:
+            return changed
         self.material_seen = pieces  # the same material again (the next move of a quiet phase): nothing to do
         wanted = {m.canonical for m in reachable_materials(board)
                   if count - m.piece_count <= SEARCH_CAPTURES and m.canonical.name not in DRAWN}
-        changed = False
         for material in set(self.loaded) - wanted:
             del self.loaded[material]
             changed = True
-        for material in sorted(wanted - set(self.loaded), key=lambda m: (-m.piece_count, Layout(m).size, m.name)):
-            changed |= self.load(material)
-        return changed
+        missing = sorted(wanted - set(self.loaded), key=lambda m: (-m.piece_count, Layout(m).size, m.name))
+        if background:
+            self.loader = threading.Thread(target=self.load_all, args=(missing,), daemon=True)
+            self.loader.start()
+            return changed
+        self.load_all(missing)
+        return self.take_finished() or changed
+
+    def take_finished(self) -> bool:
+        """Moves the tables loaded since the last call into :attr:`loaded`; True if there were any."""
+        with self.lock:
+            taken = bool(self.finished)
+            self.loaded.update(self.finished)
+            self.finished.clear()
+        return taken
+
+    def load_all(self, materials: List[Material]) -> None:
+        for material in materials:
+            self.load(material)
 
     def load(self, material: Material) -> bool:
         """Loads the table of ``material`` (canonical) if its file is in the folder, can be read and fits
-        in what is left of the budget; True if it did."""
+        in what is left of the budget; True if it did (it is held once :meth:`take_finished` takes it)."""
         path = self.directory / f"{material.name}.chessAI"
         if material in self.problems or not path.exists() or self.used + 2 * Layout(material).size > self.budget:
             return False
@@ -220,5 +243,6 @@ class SearchTables:
         except (ChessAIFileError, OSError, ValueError) as error:
             self.problems[material] = str(error)
             return False
-        self.loaded[material] = np.concatenate((table.dtm_white, table.dtm_black))
+        with self.lock:
+            self.finished[material] = np.concatenate((table.dtm_white, table.dtm_black))
         return True

@@ -186,7 +186,9 @@ class Searcher:
         completed depth's info, ``pv[0]`` the move to play.  Raises ValueError when the side to move has
         no legal move (checkmate or stalemate) or the board is invalid."""
         started = time.perf_counter()
-        if self.endgame is not None and self.endgame.prepare(board):
+        on_clock = limits.wtime is not None or limits.btime is not None
+        # on a clock, tables are loaded while the search goes on, not on its time
+        if self.endgame is not None and self.endgame.prepare(board, background=on_clock):
             self.load_tables(self.endgame.loaded)
         a = to_arrays(board)
         root = self.root_moves(a)
