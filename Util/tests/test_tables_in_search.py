@@ -163,6 +163,19 @@ def test_a_capture_into_a_table_is_seen_as_its_mate(exchanged, folder, python_ga
     assert Searcher(hash_mb=4).search(board, Limits(depth=4)).score_mate is None
 
 
+def test_a_lost_table_is_avoided(folder, python_gaviota):
+    """KRvKN with Black to move: every move but one loses the knight into a lost KRvK (Gaviota); with the
+    tables those lines score as mates against Black, and the search plays the move that keeps the draw."""
+    board = chess.Board("7n/8/8/6R1/7K/8/2k5/8 b - - 0 1")
+    assert python_gaviota.probe_dtm(board) == 0
+    searcher = Searcher(hash_mb=4)
+    searcher.set_tables(SearchTables(folder))
+    info = searcher.search(board, Limits(depth=5))
+    assert info.score_mate is None and info.tbhits > 0
+    board.push(info.pv[0])
+    assert python_gaviota.probe_dtm(board) == 0
+
+
 @pytest.mark.parametrize("name, fen", SEARCH_POSITIONS + [("KRPvKR", "8/8/4k3/8/2R5/4P3/3K4/5r2 w - - 0 1")])
 def test_without_tables_the_search_is_the_old_one(name, fen, tmp_path, folder):
     """No table in the folder, or probes switched off: the same nodes at a fixed depth as a searcher never
