@@ -1,6 +1,8 @@
 """The engines a match or a suite can run, by a short name or a command.
 
-``ours`` (this engine, ``python -m Util uci``), ``sunfish`` (PyPI's sunfish,
+``ours`` (this engine, ``python -m Util uci``; ``ours:weights=FILE`` evaluates
+with the weights of a JSON file, as ``python -m Util.whole_game.tuning --out
+FILE`` writes them), ``sunfish`` (PyPI's sunfish,
 its UCI entry point), ``stockfish`` or ``stockfish:ELO`` (Debian's Stockfish,
 one thread, ``UCI_LimitStrength`` at ``UCI_Elo`` ELO), the Debian engines
 ``phalanx``, ``glaurung``, ``toga2``, ``ethereal``, ``fairymax`` (``apt-get
@@ -60,7 +62,7 @@ def engine_spec(text: str, *, own_book: bool = False) -> EngineSpec:
     name, _, argument = text.partition(":")
     lowered = name.lower()
     if lowered in ("ours", "chessai", "self"):
-        return EngineSpec("chessAI", "uci", [sys.executable, "-m", "Util", "uci"], {"OwnBook": own_book})
+        return _ours(text, argument, own_book)
     if lowered == "sunfish":
         try:
             import sunfish  # noqa: F401  (only to say so if it is missing)
@@ -86,8 +88,24 @@ def engine_spec(text: str, *, own_book: bool = False) -> EngineSpec:
     if lowered in ("uci", "xboard") and argument:
         command = shlex.split(argument)
         return EngineSpec(Path(command[0]).name, lowered, command)
-    raise ValueError(f"engine '{text}': give ours, sunfish, stockfish[:ELO], {', '.join(DEBIAN_ENGINES)}, "
+    raise ValueError(f"engine '{text}': give ours[:weights=FILE], sunfish, stockfish[:ELO], {', '.join(DEBIAN_ENGINES)}, "
                      f"or a command as uci:COMMAND or xboard:COMMAND")
+
+
+def _ours(text: str, argument: str, own_book: bool) -> EngineSpec:
+    """Our engine; with ``weights=FILE`` its evaluation's weights from that JSON file (checked here, so that
+    a match does not start with an engine that would refuse it), named after the file in the PGN."""
+    command = [sys.executable, "-m", "Util", "uci"]
+    if not argument:
+        return EngineSpec("chessAI", "uci", command, {"OwnBook": own_book})
+    key, _, value = argument.partition("=")
+    if key.strip().lower() != "weights" or not value.strip():
+        raise ValueError(f"engine '{text}': our engine takes ours or ours:weights=FILE (a JSON file of weights)")
+    from .evaluation import read_weights
+
+    path = Path(value.strip()).expanduser().resolve()
+    read_weights(path)  # FileNotFoundError / ValueError naming the file
+    return EngineSpec(f"chessAI ({path.stem})", "uci", command, {"OwnBook": own_book, "WeightsFile": str(path)})
 
 
 def open_engine(spec: EngineSpec, move_overhead_ms: Optional[int] = None) -> chess.engine.SimpleEngine:

@@ -15,7 +15,9 @@ string`` saying what was wrong; the engine never stops on it.
 Options: ``Hash`` (MB), ``OwnBook``, ``BookFile`` (a Polyglot book; empty: the
 default one), ``TablebasePath`` (a folder of ``.chessAI`` tables; empty: the
 default results folder), ``Move Overhead`` (ms kept back from every clock for
-the GUI and the pipe).  The compiled search is loaded in the background from
+the GUI and the pipe), ``WeightsFile`` (the evaluation's weights as JSON, as
+``python -m Util.whole_game.tuning --out FILE`` writes them; empty: the default
+weights).  The compiled search is loaded in the background from
 the start, so that ``uciok`` comes at once and ``readyok`` once it is loaded.
 """
 
@@ -42,6 +44,15 @@ MILLISECONDS = ("wtime", "btime", "winc", "binc", "movetime")
 #: UCI_Elo's range: the labels of the weakest and the strongest level (Util.whole_game.levels.LEVELS).
 ELO_RANGE = (LEVELS[0].elo, LEVELS[-1].elo)
 SPIN_RANGES = {"Hash": (1, 4096), "Move Overhead": (0, 5000), "UCI_Elo": ELO_RANGE}
+#: The ``uci`` answer's options whose defaults do not depend on the files found.
+FIXED_OPTION_LINES = ("option name Hash type spin default 64 min 1 max 4096", "option name OwnBook type check default true",
+                      "option name Move Overhead type spin default 30 min 0 max 5000",
+                      "option name UCI_LimitStrength type check default false",
+                      f"option name UCI_Elo type spin default {ELO_RANGE[1]} min {ELO_RANGE[0]} max {ELO_RANGE[1]}",
+                      "option name WeightsFile type string default <empty>")
+DEFAULT_OPTIONS: Dict[str, object] = {"Hash": 64, "OwnBook": True, "BookFile": "", "TablebasePath": "",
+                                      "Move Overhead": 30, "UCI_LimitStrength": False, "UCI_Elo": ELO_RANGE[1],
+                                      "WeightsFile": ""}
 
 
 def format_info(info) -> str:
@@ -56,7 +67,8 @@ def format_info(info) -> str:
 
 def parse_setoption(options: Dict[str, object], words: List[str]) -> Tuple[str, object]:
     """``(name, value)`` of ``setoption name NAME [value VALUE]`` for one of ``options`` (names matched
-    without regard to case; numbers clamped to the option's range).  ValueError saying what is wrong."""
+    without regard to case; numbers clamped to the option's range; a ``WeightsFile`` read to check it).
+    ValueError saying what is wrong."""
     text = " ".join(words)
     if not text.startswith("name "):
         raise ValueError("setoption needs: setoption name NAME [value VALUE]")
@@ -76,7 +88,23 @@ def parse_setoption(options: Dict[str, object], words: List[str]) -> Tuple[str, 
             raise ValueError(f"option {name} takes a whole number, not '{value}'") from None
         low, high = SPIN_RANGES[name]
         return name, min(max(number, low), high)
-    return name, "" if value in ("", "<empty>") else value
+    value = "" if value in ("", "<empty>") else value
+    if name == "WeightsFile" and value:
+        from .evaluation import read_weights
+
+        try:
+            read_weights(value)  # a file that is not weights is refused now, not at the next go
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{error}; WeightsFile unchanged") from None
+    return name, value
+
+
+def use_weights(player, path: str) -> None:
+    """Has ``player``'s search evaluate with the weights of the JSON file ``path`` (empty: leaves it)."""
+    if path:
+        from .evaluation import read_weights
+
+        player.searcher.set_weights(read_weights(path))
 
 
 def parse_position(words: List[str]) -> Tuple[chess.Board, str]:
@@ -167,8 +195,7 @@ class UciEngine:
         self._player_factory = player_factory
         self._player = None
         self.board = chess.Board()
-        self.options: Dict[str, object] = {"Hash": 64, "OwnBook": True, "BookFile": "", "TablebasePath": "",
-                                           "Move Overhead": 30, "UCI_LimitStrength": False, "UCI_Elo": ELO_RANGE[1]}
+        self.options: Dict[str, object] = dict(DEFAULT_OPTIONS)
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
         self._infinite = False
@@ -216,13 +243,10 @@ class UciEngine:
         default_tables = self.options["TablebasePath"] or folders.RESULTS_DIR
         self.say(f"id name {ENGINE_NAME}")
         self.say(f"id author {AUTHOR}")
-        self.say("option name Hash type spin default 64 min 1 max 4096")
-        self.say("option name OwnBook type check default true")
         self.say(f"option name BookFile type string default {default_book or '<empty>'}")
         self.say(f"option name TablebasePath type string default {default_tables}")
-        self.say("option name Move Overhead type spin default 30 min 0 max 5000")
-        self.say("option name UCI_LimitStrength type check default false")
-        self.say(f"option name UCI_Elo type spin default {ELO_RANGE[1]} min {ELO_RANGE[0]} max {ELO_RANGE[1]}")
+        for line in FIXED_OPTION_LINES:
+            self.say(line)
         self.say("uciok")
 
     def cmd_isready(self, _) -> None:
@@ -342,6 +366,7 @@ class UciEngine:
             tables = self.options["TablebasePath"] or DEFAULT
             self._player = factory(book=book, tablebase=tables, hash_mb=int(self.options["Hash"]),
                                    on_error=lambda message: self.say(f"info string {message}"))
+            use_weights(self._player, str(self.options["WeightsFile"]))
             if self.options["UCI_LimitStrength"]:
                 from .levels import LevelPlayer, level_for_elo
 
