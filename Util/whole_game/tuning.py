@@ -425,7 +425,10 @@ def main(argv=None) -> None:
     for path in args.pgn:
         if not path.is_file():
             parser.error(f"--pgn {path}: no such file")
-    labelled = gather(args)
+    try:
+        labelled = gather(args)
+    except (FileNotFoundError, ValueError) as error:  # no Stockfish, no openings, a cache of another kind
+        parser.exit(2, f"tuning: {error}\n")
     if len(labelled) < 10:
         parser.error(f"only {len(labelled)} labelled positions with --labels {args.labels}; label more (--positions, --pgn)")
     train, test = PositionSet(labelled).split(args.test_share)
