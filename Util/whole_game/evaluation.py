@@ -1,5 +1,7 @@
 """The evaluation's weights as one named value (:class:`Weights`, :data:`DEFAULT_WEIGHTS`), turned into the
-kernels' parameter array by :func:`parameters`, and :func:`evaluate` for a python-chess board.
+kernels' parameter array by :func:`parameters`, and :func:`evaluate` for a python-chess board; weights are
+written to and read from JSON by :func:`weights_to_json`, :func:`weights_from_json` and :func:`read_weights`
+(the tuning script :mod:`.tuning` writes them, the UCI option ``WeightsFile`` reads them).
 
 The factors are the seed's (material, attacked pieces, piece positions own and opponent's, king-zone safety
 own and opponent's, mobility) plus pawn structure, as multiples of the base values (1.0 = as tuned).  The
@@ -10,8 +12,11 @@ the king in its corner in the middlegame, rooks on the seventh), mobility per sq
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Dict, Tuple
+import json
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Dict, Tuple, Union
 
 import chess
 import numpy as np
@@ -117,3 +122,64 @@ def evaluate(board: chess.Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
     a capture pending is taken as it stands)."""
     a = to_arrays(board, history=False)
     return int(evaluate_kernel(a.bb, a.st, tables(), parameters(weights), 0))
+
+
+def weights_to_json(weights: Weights) -> str:
+    """``weights`` as a JSON object, one key per field of :class:`Weights` (pairs as two-element lists;
+    the piece-square tables only when ``weights.tables`` replaces the built-in ones)."""
+    data = {}
+    for f in fields(Weights):
+        value = getattr(weights, f.name)
+        if f.name == "tables":
+            if value:
+                data["tables"] = {phase: np.asarray(value[phase]).tolist() for phase in ("mg", "eg")}
+            continue
+        data[f.name] = value
+    return "{\n" + ",\n".join(f" {json.dumps(name)}: {json.dumps(value)}" for name, value in data.items()) + "\n}"
+
+
+def _tupled(value):
+    """JSON's lists as the tuples :class:`Weights` holds (nested as deep as they come)."""
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+
+
+def weights_from_json(text: str) -> Weights:
+    """The :class:`Weights` of a JSON object as :func:`weights_to_json` writes it; keys left out keep
+    their defaults.  ValueError naming the key for an unknown key, or a value of the wrong shape."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"weights: not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise ValueError("weights: expected a JSON object of field names to values")
+    known = {f.name for f in fields(Weights)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"weights: unknown key(s) {', '.join(unknown)}; the keys are {', '.join(sorted(known))}")
+    given = {}
+    for name, value in data.items():
+        default = getattr(DEFAULT_WEIGHTS, name)
+        if name == "tables":
+            tables_ = {phase: np.asarray(value.get(phase), np.int32) for phase in ("mg", "eg")} \
+                if isinstance(value, dict) else {}
+            if not tables_ or any(t.shape != (6, 64) for t in tables_.values()):
+                raise ValueError("weights: tables must be {\"mg\": 6 x 64 numbers, \"eg\": 6 x 64 numbers}")
+            given[name] = tables_
+            continue
+        value = _tupled(value)
+        if np.shape(value) != np.shape(default) or not np.issubdtype(np.asarray(value).dtype, np.number):
+            raise ValueError(f"weights: {name} must have the shape of its default {default!r}, not {value!r}")
+        given[name] = type(default)(value) if isinstance(default, (int, float)) else value
+    return replace(DEFAULT_WEIGHTS, **given)
+
+
+def read_weights(path: Union[str, os.PathLike]) -> Weights:
+    """The :class:`Weights` in the JSON file ``path`` (see :func:`weights_from_json`).  FileNotFoundError
+    or ValueError, naming the file, when it is missing or not weights."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"weights file {path} not found (write one with python -m Util.whole_game.tuning --out FILE)")
+    try:
+        return weights_from_json(path.read_text())
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None

@@ -1,6 +1,9 @@
 """The engines a match or a suite can run, by a short name or a command.
 
-``ours`` (this engine, ``python -m Util uci``), ``sunfish`` (PyPI's sunfish,
+``ours`` (this engine, ``python -m Util uci``; ``ours:weights=FILE`` evaluates
+with the weights of a JSON file, as ``python -m Util.whole_game.tuning --out
+FILE`` writes them; ``ours:TablebaseMemory=0`` or any of its UCI options as
+``NAME=VALUE``, several separated by commas), ``sunfish`` (PyPI's sunfish,
 its UCI entry point), ``stockfish`` or ``stockfish:ELO`` (Debian's Stockfish,
 one thread, ``UCI_LimitStrength`` at ``UCI_Elo`` ELO), the Debian engines
 ``phalanx``, ``glaurung``, ``toga2``, ``ethereal``, ``fairymax`` (``apt-get
@@ -60,7 +63,7 @@ def engine_spec(text: str, *, own_book: bool = False) -> EngineSpec:
     name, _, argument = text.partition(":")
     lowered = name.lower()
     if lowered in ("ours", "chessai", "self"):
-        return EngineSpec("chessAI", "uci", [sys.executable, "-m", "Util", "uci"], {"OwnBook": own_book})
+        return _ours(text, argument, own_book)
     if lowered == "sunfish":
         try:
             import sunfish  # noqa: F401  (only to say so if it is missing)
@@ -86,8 +89,41 @@ def engine_spec(text: str, *, own_book: bool = False) -> EngineSpec:
     if lowered in ("uci", "xboard") and argument:
         command = shlex.split(argument)
         return EngineSpec(Path(command[0]).name, lowered, command)
-    raise ValueError(f"engine '{text}': give ours, sunfish, stockfish[:ELO], {', '.join(DEBIAN_ENGINES)}, "
+    raise ValueError(f"engine '{text}': give ours[:OPTION=VALUE,...], sunfish, stockfish[:ELO], {', '.join(DEBIAN_ENGINES)}, "
                      f"or a command as uci:COMMAND or xboard:COMMAND")
+
+
+def _ours(text: str, argument: str, own_book: bool) -> EngineSpec:
+    """Our engine, with the UCI options ``argument`` sets as ``NAME=VALUE`` pairs separated by commas
+    (``ours:TablebaseMemory=0``; ``weights=FILE`` is short for ``WeightsFile=FILE``, a JSON file of weights
+    checked here, so that a match does not start with an engine that would refuse it).  The PGN names the
+    engine with what was set."""
+    from .uci import DEFAULT_OPTIONS
+
+    command = [sys.executable, "-m", "Util", "uci"]
+    options: Dict[str, object] = {"OwnBook": own_book}
+    known = {name.lower(): name for name in DEFAULT_OPTIONS}
+    known["weights"] = "WeightsFile"
+    labels = []
+    for pair in filter(None, (part.strip() for part in argument.split(","))):
+        key, _, value = pair.partition("=")
+        name = known.get(key.strip().lower())
+        if name is None or not value.strip():
+            raise ValueError(f"engine '{text}': our engine takes ours, ours:weights=FILE (a JSON file of weights) "
+                             f"or ours:OPTION=VALUE,... with the options {', '.join(DEFAULT_OPTIONS)}")
+        value = value.strip()
+        if name == "WeightsFile":
+            from .evaluation import read_weights
+
+            path = Path(value).expanduser().resolve()
+            read_weights(path)  # FileNotFoundError / ValueError naming the file
+            value, label = str(path), path.stem
+        else:
+            label = f"{name} {value}"
+        options[name] = value
+        labels.append(label)
+    name = f"chessAI ({', '.join(labels)})" if labels else "chessAI"
+    return EngineSpec(name, "uci", command, options)
 
 
 def open_engine(spec: EngineSpec, move_overhead_ms: Optional[int] = None) -> chess.engine.SimpleEngine:

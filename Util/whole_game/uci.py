@@ -16,7 +16,10 @@ Options: ``Hash`` (MB), ``OwnBook``, ``BookFile`` (a Polyglot book; empty: the
 default one), ``TablebasePath`` (a folder of ``.chessAI`` tables; empty: the
 default results folder), ``TablebaseMemory`` (MB of those tables held in
 memory and probed inside the search; 0: the tables only at the root),
-``Move Overhead`` (ms kept back from every clock for the GUI and the pipe).  The compiled search is loaded in the background from
+``Move Overhead`` (ms kept back from every clock for the GUI and the pipe),
+``WeightsFile`` (the evaluation's weights as JSON, as ``python -m
+Util.whole_game.tuning --out FILE`` writes them; empty: the default weights).
+The compiled search is loaded in the background from
 the start, so that ``uciok`` comes at once and ``readyok`` once it is loaded.
 """
 
@@ -44,6 +47,9 @@ MILLISECONDS = ("wtime", "btime", "winc", "binc", "movetime")
 #: UCI_Elo's range: the labels of the weakest and the strongest level (Util.whole_game.levels.LEVELS).
 ELO_RANGE = (LEVELS[0].elo, LEVELS[-1].elo)
 SPIN_RANGES = {"Hash": (1, 4096), "TablebaseMemory": (0, 4096), "Move Overhead": (0, 5000), "UCI_Elo": ELO_RANGE}
+DEFAULT_OPTIONS: Dict[str, object] = {"Hash": 64, "OwnBook": True, "BookFile": "", "TablebasePath": "",
+                                      "TablebaseMemory": DEFAULT_SEARCH_TABLES_MB, "Move Overhead": 30,
+                                      "UCI_LimitStrength": False, "UCI_Elo": ELO_RANGE[1], "WeightsFile": ""}
 
 
 def format_info(info) -> str:
@@ -65,12 +71,14 @@ def option_lines(book, tables) -> List[str]:
             f"option name TablebaseMemory type spin default {DEFAULT_SEARCH_TABLES_MB} min 0 max 4096",
             "option name Move Overhead type spin default 30 min 0 max 5000",
             "option name UCI_LimitStrength type check default false",
-            f"option name UCI_Elo type spin default {ELO_RANGE[1]} min {ELO_RANGE[0]} max {ELO_RANGE[1]}"]
+            f"option name UCI_Elo type spin default {ELO_RANGE[1]} min {ELO_RANGE[0]} max {ELO_RANGE[1]}",
+            "option name WeightsFile type string default <empty>"]
 
 
 def parse_setoption(options: Dict[str, object], words: List[str]) -> Tuple[str, object]:
     """``(name, value)`` of ``setoption name NAME [value VALUE]`` for one of ``options`` (names matched
-    without regard to case; numbers clamped to the option's range).  ValueError saying what is wrong."""
+    without regard to case; numbers clamped to the option's range; a ``WeightsFile`` read to check it).
+    ValueError saying what is wrong."""
     text = " ".join(words)
     if not text.startswith("name "):
         raise ValueError("setoption needs: setoption name NAME [value VALUE]")
@@ -90,7 +98,23 @@ def parse_setoption(options: Dict[str, object], words: List[str]) -> Tuple[str, 
             raise ValueError(f"option {name} takes a whole number, not '{value}'") from None
         low, high = SPIN_RANGES[name]
         return name, min(max(number, low), high)
-    return name, "" if value in ("", "<empty>") else value
+    value = "" if value in ("", "<empty>") else value
+    if name == "WeightsFile" and value:
+        from .evaluation import read_weights
+
+        try:
+            read_weights(value)  # a file that is not weights is refused now, not at the next go
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{error}; WeightsFile unchanged") from None
+    return name, value
+
+
+def use_weights(player, path: str) -> None:
+    """Has ``player``'s search evaluate with the weights of the JSON file ``path`` (empty: leaves it)."""
+    if path:
+        from .evaluation import read_weights
+
+        player.searcher.set_weights(read_weights(path))
 
 
 def parse_position(words: List[str]) -> Tuple[chess.Board, str]:
@@ -181,8 +205,7 @@ class UciEngine:
         self._player_factory = player_factory
         self._player = None
         self.board = chess.Board()
-        self.options: Dict[str, object] = {"Hash": 64, "OwnBook": True, "BookFile": "", "TablebasePath": "",
-                                           "TablebaseMemory": DEFAULT_SEARCH_TABLES_MB, "Move Overhead": 30, "UCI_LimitStrength": False, "UCI_Elo": ELO_RANGE[1]}
+        self.options: Dict[str, object] = dict(DEFAULT_OPTIONS)
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
         self._infinite = False
@@ -351,6 +374,7 @@ class UciEngine:
             self._player = factory(book=book, tablebase=tables, hash_mb=int(self.options["Hash"]),
                                    tablebase_mb=int(self.options["TablebaseMemory"]),
                                    on_error=lambda message: self.say(f"info string {message}"))
+            use_weights(self._player, str(self.options["WeightsFile"]))
             if self.options["UCI_LimitStrength"]:
                 from .levels import LevelPlayer, level_for_elo
 
