@@ -19,7 +19,8 @@ from Util.whole_game.evaluation import (DEFAULT_WEIGHTS, evaluate, parameters, p
 from Util.whole_game.match import default_openings_file, read_openings
 from Util.whole_game.opponents import engine_spec
 from Util.whole_game.tuning import (FACTOR_NAMES, Labelled, PositionSet, QuietCheck, fit, fit_k, loss,
-                                    open_stockfish, read_cache, append_cache, tunable_names, value_of, with_value)
+                                    label_pgn, open_stockfish, read_cache, append_cache, tunable_names, value_of,
+                                    with_value)
 from Util.whole_game.uci import UciEngine
 
 #: White has one legal move (Kg1 or the like) and after it Black has no capture, no promotion and no check
@@ -177,3 +178,20 @@ def test_the_match_spec_names_the_weights(tmp_path):
         engine_spec(f"ours:weights={tmp_path / 'none.json'}")
     with pytest.raises(ValueError, match="ours:weights=FILE"):
         engine_spec("ours:depth=3")
+
+
+def test_games_label_their_positions_with_the_result_for_the_side_to_move(tmp_path):
+    path = tmp_path / "games.pgn"
+    path.write_text('[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n'
+                    '[Result "*"]\n\n1. e4 e5 *\n\n'
+                    '[Result "1/2-1/2"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n\n')
+    labelled = list(label_pgn([path], every=1, skip=0))
+    first = [item for item in labelled if item.group == "games.pgn game 1"]
+    board, before_each_move = chess.Board(), []
+    for san in ("f3", "e5", "g4", "Qh4#"):
+        before_each_move.append(board.fen())
+        board.push_san(san)
+    assert [item.fen for item in first] == before_each_move  # all quiet; the mate ends the game
+    assert [item.label for item in first] == [0.0, 1.0, 0.0, 1.0]  # Black won
+    assert not any(item.group == "games.pgn game 2" for item in labelled)  # no result, no label
+    assert {item.label for item in labelled if item.group == "games.pgn game 3"} == {0.5}

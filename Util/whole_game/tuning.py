@@ -301,8 +301,9 @@ def _paths(value, prefix: str) -> Iterator[str]:
 
 
 def tunable_names(kind: str = "factors") -> List[str]:
-    """The parameters a fit moves: ``factors`` (the eight named factors), ``values`` (every base value,
-    e.g. ``piece_values[1][0]``, the knight's middlegame value), or ``all``.  ValueError otherwise."""
+    """The parameters a fit moves: ``factors`` (the eight named factors), ``values`` (every base value the
+    kernel uses but the piece-square tables, e.g. ``piece_values[1][0]``, the knight's middlegame
+    value), or ``all``.  ValueError otherwise."""
     if kind not in ("factors", "values", "all"):
         raise ValueError(f"params '{kind}': give factors, values or all")
     names = list(FACTOR_NAMES) if kind in ("factors", "all") else []
@@ -415,7 +416,8 @@ def main(argv=None) -> None:
     parser.add_argument("--labels", choices=("stockfish", "results", "all"), default="stockfish",
                         help="which labels the fit uses (default stockfish)")
     parser.add_argument("--params", choices=("factors", "values", "all"), default="factors",
-                        help="what the fit moves: the eight factors (default), the base values, or both")
+                        help="what the fit moves: the eight factors (default), the base values (not the "
+                             "piece-square tables), or both")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"the labelled set (default {DEFAULT_CACHE})")
     parser.add_argument("--test-share", type=float, default=0.2, help="share of the lines held out (default 0.2)")
     parser.add_argument("--out", type=Path, help="write the fitted weights here as JSON")
