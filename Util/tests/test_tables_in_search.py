@@ -15,7 +15,7 @@ from Util.board.material import Material
 from Util.board.random_boards import random_legal_board
 from Util.board.symmetry import TRANSFORMS, folding_transform
 from Util.tablebase import Tablebase
-from Util.whole_game.endgame import SearchTables, reachable_materials
+from Util.whole_game.endgame import DEFAULT_SEARCH_TABLES_MB, SearchTables, reachable_materials
 from Util.whole_game.game_bench import SEARCH_POSITIONS
 from Util.whole_game.kernels import tables as kernel
 from Util.whole_game.kernels.search import MATE
@@ -209,7 +209,7 @@ def test_uci_option_and_tbhits(memory, folder, python_gaviota):
     while not any(line.startswith("bestmove") for line in lines) and time.monotonic() < deadline:
         time.sleep(0.05)
     engine.handle("quit")
-    assert any(line.startswith("option name TablebaseMemory type spin default 256") for line in lines)
+    assert any(line.startswith(f"option name TablebaseMemory type spin default {DEFAULT_SEARCH_TABLES_MB} ") for line in lines)
     last = [line.split() for line in lines if line.startswith("info depth")][-1]
     score = last[last.index("score") + 1:last.index("score") + 3]
     if memory == 0:

@@ -42,16 +42,19 @@ from ..folders import RESULTS_DIR
 from ..table.index_scheme import Layout
 from ..tablebase import MissingTableError, PositionError, Tablebase, open_tablebase
 
-__all__ = ["DEFAULT_SEARCH_TABLES_MB", "MAX_PIECES", "SearchTables", "TablebaseMove", "get_tablebase_move",
+__all__ = ["DEFAULT_SEARCH_TABLES_MB", "FOUR_PIECE_TABLES_MB", "MAX_PIECES", "SearchTables", "TablebaseMove", "get_tablebase_move",
            "mate_in_moves", "open_endgame_tables", "reachable_materials"]
 
 #: The most pieces (kings included) a table of ours holds.
 MAX_PIECES = 5
 #: Plies of the principal variation followed through the tables (each ply costs one probe per legal move).
 PV_PLIES = 12
-#: Megabytes of tables the search holds in memory by default (every table up to four pieces that a
-#: position of five or six leads into fits; a five-piece table, 336 MB or more, does not).
-DEFAULT_SEARCH_TABLES_MB = 256
+#: Megabytes that hold every table up to four pieces that a position of five or six leads into (a
+#: five-piece table, 336 MB or more, needs more): what to give the search to probe those.
+FOUR_PIECE_TABLES_MB = 256
+#: Megabytes of tables the search holds by default: none. A match from six-man positions of real games
+#: found no gain from the tables inside the search (docs/engine.md), and they cost memory and loading.
+DEFAULT_SEARCH_TABLES_MB = 0
 #: Tables are loaded for the search only from a root with at most this many pieces more than a table:
 #: the captures a search of a game's time sees outside its quiescence (where tables are not probed);
 #: from further away the loading (charged to the move's clock) would seldom pay.
@@ -174,7 +177,7 @@ class SearchTables:
     at most ``memory_mb`` megabytes in all: a table that would go beyond is not probed inside the search
     (the root's probe, :func:`get_tablebase_move`, still reads it block by block)."""
 
-    def __init__(self, directory: Union[str, os.PathLike], memory_mb: int = DEFAULT_SEARCH_TABLES_MB) -> None:
+    def __init__(self, directory: Union[str, os.PathLike], memory_mb: int = FOUR_PIECE_TABLES_MB) -> None:
         if memory_mb < 0:
             raise ValueError(f"memory_mb must be 0 or more (0: no tables in the search), not {memory_mb}")
         self.directory = Path(directory)
