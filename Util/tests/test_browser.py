@@ -8,7 +8,6 @@ import contextlib
 import importlib.util
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -19,37 +18,42 @@ import nbformat
 import pytest
 
 from Util.server.process import free_port
-from Util.calculation.store import calculate
 from Util.notebook.series import inject_parameters
+from Util.tests.browser import CHROMIUM, new_page, shared_chromium
 from Util.tests.parts import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-#: A browser, a notebook server and a kernel per test: not in the quick loop (pytest -m "not slow").
+#: A browser page, a notebook kernel and a notebook server per test or per module: not in the quick loop
+#: (pytest -m "not slow").
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
+#: The tables notebook 03 opens besides the game's own (its chapter on mutual zugzwangs): served from the
+#: session's files, so that no page's kernel computes them (computing a missing table is notebook 03's
+#: headless test's part, test_notebooks.py).
+ZUGZWANG_TABLES = ("KQvK", "KPvK")
 
 
 @contextlib.contextmanager
-def _served(tmp_path: Path, material: str, parameters: dict):
-    """Notebook 03 with ``parameters``, served by Voilà on a free port; yields (url, games folder, log)."""
+def _served(folder: Path, results: Path, parameters: dict):
+    """Notebook 03 with ``parameters`` over the tables in ``results``, served by Voilà on a free port from
+    ``folder``; yields (url, games folder, log).  Each page opened on it runs the notebook in a kernel of
+    its own, so each gets a new game."""
     for module in ("playwright.sync_api", "voila"):
         if importlib.util.find_spec(module.split(".")[0]) is None:
             missing_part(f"the Python package {module.split('.')[0]} is not installed")
     if not Path(CHROMIUM).exists():
         missing_part(f"no Chromium at {CHROMIUM} (or set CHROMIUM_PATH)")
-    results, games = tmp_path / "results", tmp_path / "games"
-    calculate(material, results_dir=results, progress=False)
+    games = folder / "games"
     notebook = nbformat.read(REPO / "03_play_against_ai.ipynb", as_version=4)
     inject_parameters(notebook, {"RESULTS_DIR": str(results), "GAMES_DIR": str(games), "BOARD_SIZE": 240,
                                  **parameters})
-    path = tmp_path / "03_play_against_ai.ipynb"
+    path = folder / "03_play_against_ai.ipynb"
     nbformat.write(notebook, path)
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    log = open(tmp_path / "voila.log", "w")
+    log = open(folder / "voila.log", "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "voila", str(path), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-         "--show_tracebacks=True"], cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+         "--show_tracebacks=True"], cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -58,34 +62,46 @@ def _served(tmp_path: Path, material: str, parameters: dict):
                 break
             except OSError:
                 time.sleep(0.3)
-        yield f"http://127.0.0.1:{port}/", games, tmp_path / "voila.log"
+        yield f"http://127.0.0.1:{port}/", games, folder / "voila.log"
     finally:
         server.terminate()
         server.wait(timeout=20)
         log.close()
 
 
-@pytest.fixture()
-def served_notebook(tmp_path):
-    with _served(tmp_path, "KQvK", {}) as served:
+@pytest.fixture(scope="module", autouse=True)
+def one_chromium():
+    """One Chromium for the module's pages, each page in a context of its own (browser.shared_chromium)."""
+    if importlib.util.find_spec("playwright") is None:
+        missing_part("the Python package playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        missing_part(f"no Chromium at {CHROMIUM} (or set CHROMIUM_PATH)")
+    with shared_chromium():
+        yield
+
+
+@pytest.fixture(scope="module")
+def kqvk_results(linked_tables) -> Path:
+    """The session's KQvK table and those it leads into (computed once, checked against Gaviota elsewhere)."""
+    return linked_tables("KQvK", *ZUGZWANG_TABLES)
+
+
+@pytest.fixture(scope="module")
+def served_notebook(tmp_path_factory, kqvk_results):
+    """One Voilà server of notebook 03 on KQvK with its default game for the module's three tests of that
+    game: each test's page gets a kernel and a game of its own, and finds that game's files by the path
+    the page names."""
+    with _served(tmp_path_factory.mktemp("voila_kqvk"), kqvk_results, {}) as served:
         yield served
 
 
 @contextlib.contextmanager
 def _browser_page(url: str):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"])
-        try:
-            page = browser.new_page()
-            page.goto(url, timeout=120_000)
-            page.locator("input[placeholder^='your move, e.g. ']").first.wait_for(timeout=120_000)
-            yield page
-        finally:
-            browser.close()
+    """A page of 1280 x 720 CSS pixels (in the module's Chromium) on ``url``, once the game's box is there."""
+    with new_page(1280, 720) as page:
+        page.goto(url, timeout=120_000)
+        page.locator("input[placeholder^='your move, e.g. ']").first.wait_for(timeout=120_000)
+        yield page
 
 
 def _board_state(page) -> dict:
@@ -149,12 +165,13 @@ def _wait_for_board(page, condition, timeout_s: float = 30) -> dict:
 
 def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
     url, games, log = served_notebook
+    earlier = set(games.glob("**/Move-History_*"))  # the other tests' games on this server
     with _browser_page(url) as page:
         box = page.locator(".widget-text input").first  # the game's box (its placeholder follows the game)
         status = page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7 \(14 plies\)\.")).first
         status.wait_for(timeout=30_000)
         page.get_by_text(re.compile(r"the game is saved to .* from your first move on")).first.wait_for(timeout=30_000)
-        assert not list(games.glob("Move-History_*"))  # the page loaded, nobody moved: no file yet
+        assert set(games.glob("**/Move-History_*")) == earlier  # the page loaded, nobody moved: no file yet
         # in front of a person the demonstration does not play itself, and the game comes before the prose
         page.get_by_text("The demonstration game plays only in a headless run").first.wait_for(timeout=30_000)
         assert not (games / "demonstration").exists()
@@ -194,7 +211,7 @@ def test_a_move_typed_in_the_browser_gets_the_ais_reply(served_notebook):
 KQKR_START = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
 
 
-def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path):
+def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path, linked_tables):
     """The trainer as a person meets it: KQvKR as White from a FEN. The hint lists every move, best
     first, coloured by its result; a click on the row of a move that keeps the win but is slower plays it,
     and its verdict names the better move; taking it back restores the start, in the page and in the
@@ -206,8 +223,9 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
     from Util.play.outcomes import WIN
     from Util.play.verdicts import move_outcomes, verdict
 
-    with _served(tmp_path, "KQvKR", {"PLAY_AS": "white", "START_FEN": KQKR_START}) as (url, games, log):
-        sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvKR")
+    results = linked_tables("KQvKR", *ZUGZWANG_TABLES)
+    with _served(tmp_path, results, {"PLAY_AS": "white", "START_FEN": KQKR_START}) as (url, games, log):
+        sequence = SnSequence.from_store(TableStore(results, progress=False), "KQvKR")
         board = chess.Board(KQKR_START)
         outcomes = move_outcomes(board, sequence)
         slower = next(o for o in outcomes if o.result == WIN and o.plies > outcomes[0].plies)
@@ -261,7 +279,7 @@ def test_practising_kqvkr_as_white_hint_verdict_take_back_and_bad_input(tmp_path
     assert "Traceback" not in log.read_text()
 
 
-def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_board(tmp_path):
+def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_board(served_notebook, kqvk_results):
     """Chapter 4's board as a person uses it: the mouse drags the black king from e7 to d7; the verdict,
     the AI's reply (on the board: its squares marked, its piece moved) and the history file follow, as
     for a typed move; the board then takes no move of the AI's pieces."""
@@ -272,74 +290,74 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
     from Util.sequence import SnSequence
     from Util.play.verdicts import verdict
 
-    with _served(tmp_path, "KQvK", {}) as (url, games, log):
-        sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvK")
-        with _browser_page(url) as page:
-            page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7")).first.wait_for(timeout=30_000)
-            before = _wait_for_board(page, lambda state: state["pieces"].get("e7") == "black king")
-            assert before["lastMove"] == ["a6", "g6"]  # the AI's first move, as the history will say
-            assert before["orientation"] == "black"  # the person's side at the bottom
-            _assert_coordinates_on_their_squares(page, "black")
-            page.locator(".chessai-board cg-board").first.scroll_into_view_if_needed()
+    url, games, log = served_notebook
+    sequence = SnSequence.from_store(TableStore(kqvk_results, progress=False), "KQvK")
+    with _browser_page(url) as page:
+        page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7")).first.wait_for(timeout=30_000)
+        before = _wait_for_board(page, lambda state: state["pieces"].get("e7") == "black king")
+        assert before["lastMove"] == ["a6", "g6"]  # the AI's first move, as the history will say
+        assert before["orientation"] == "black"  # the person's side at the bottom
+        _assert_coordinates_on_their_squares(page, "black")
+        page.locator(".chessai-board cg-board").first.scroll_into_view_if_needed()
 
-            # a complaint, then the king dropped where it cannot go (the board puts it back): the drop's
-            # reason replaces the complaint
-            box = page.locator(".widget-text input").first
-            box.fill("hello")
-            box.press("Enter")
-            complaint = page.get_by_text(re.compile(r"'hello' is no move: write UCI like e7f8")).first
-            complaint.wait_for(timeout=30_000)
-            x, y = _square_centre(page, "e7", before["orientation"])
-            page.mouse.move(x, y)
-            page.mouse.down()
-            x, y = _square_centre(page, "e5", before["orientation"])
-            page.mouse.move(x, y, steps=8)
-            page.mouse.up()
-            page.get_by_text(re.compile(r"^e7e5 is not legal here\. Legal moves: Kf8")).first.wait_for(timeout=30_000)
-            assert complaint.count() == 0
-            assert _board_state(page)["pieces"].get("e7") == "black king"
+        # a complaint, then the king dropped where it cannot go (the board puts it back): the drop's
+        # reason replaces the complaint
+        box = page.locator(".widget-text input").first
+        box.fill("hello")
+        box.press("Enter")
+        complaint = page.get_by_text(re.compile(r"'hello' is no move: write UCI like e7f8")).first
+        complaint.wait_for(timeout=30_000)
+        x, y = _square_centre(page, "e7", before["orientation"])
+        page.mouse.move(x, y)
+        page.mouse.down()
+        x, y = _square_centre(page, "e5", before["orientation"])
+        page.mouse.move(x, y, steps=8)
+        page.mouse.up()
+        page.get_by_text(re.compile(r"^e7e5 is not legal here\. Legal moves: Kf8")).first.wait_for(timeout=30_000)
+        assert complaint.count() == 0
+        assert _board_state(page)["pieces"].get("e7") == "black king"
 
-            x, y = _square_centre(page, "e7", before["orientation"])
-            page.mouse.move(x, y)
-            page.mouse.down()
-            x, y = _square_centre(page, "d7", before["orientation"])
-            page.mouse.move(x, y, steps=8)
-            page.mouse.up()
+        x, y = _square_centre(page, "e7", before["orientation"])
+        page.mouse.move(x, y)
+        page.mouse.down()
+        x, y = _square_centre(page, "d7", before["orientation"])
+        page.mouse.move(x, y, steps=8)
+        page.mouse.up()
 
-            page.get_by_text(re.compile(r"You played Kd7\. The AI played")).first.wait_for(timeout=30_000)
-            files_line = page.get_by_text("history:").first
-            files_line.wait_for(timeout=30_000)
-            history = Path(re.search(r"history: (\S.*?\.txt)", files_line.inner_text()).group(1))
-            start, moves = read_history(history)
-            assert [m.uci() for m in moves[:2]] == ["a6g6", "e7d7"] and len(moves) == 3, moves
-            board = start.copy()
-            board.push(moves[0])
-            expected = verdict(board, moves[1], sequence)
-            page.get_by_text(f"Your move: {expected}").first.wait_for(timeout=30_000)
+        page.get_by_text(re.compile(r"You played Kd7\. The AI played")).first.wait_for(timeout=30_000)
+        files_line = page.get_by_text("history:").first
+        files_line.wait_for(timeout=30_000)
+        history = Path(re.search(r"history: (\S.*?\.txt)", files_line.inner_text()).group(1))
+        start, moves = read_history(history)
+        assert [m.uci() for m in moves[:2]] == ["a6g6", "e7d7"] and len(moves) == 3, moves
+        board = start.copy()
+        board.push(moves[0])
+        expected = verdict(board, moves[1], sequence)
+        page.get_by_text(f"Your move: {expected}").first.wait_for(timeout=30_000)
 
-            reply = moves[2]
-            board.push(moves[1])
-            mover = board.piece_at(reply.from_square)
-            shown = _wait_for_board(page, lambda state: state["lastMove"] == sorted(
-                [chess.square_name(reply.from_square), chess.square_name(reply.to_square)]))
-            assert shown["pieces"].get(chess.square_name(reply.to_square)) == \
-                f"white {chess.piece_name(mover.piece_type)}", shown
-            assert chess.square_name(reply.from_square) not in shown["pieces"]
-            assert shown["pieces"].get("d7") == "black king"
+        reply = moves[2]
+        board.push(moves[1])
+        mover = board.piece_at(reply.from_square)
+        shown = _wait_for_board(page, lambda state: state["lastMove"] == sorted(
+            [chess.square_name(reply.from_square), chess.square_name(reply.to_square)]))
+        assert shown["pieces"].get(chess.square_name(reply.to_square)) == \
+            f"white {chess.piece_name(mover.piece_type)}", shown
+        assert chess.square_name(reply.from_square) not in shown["pieces"]
+        assert shown["pieces"].get("d7") == "black king"
 
-            # the white queen is the AI's, not the person's: dragging it moves nothing
-            board.push(reply)
-            queen = chess.square_name(next(iter(board.pieces(chess.QUEEN, chess.WHITE))))
-            empty = next(chess.square_name(s) for s in chess.SQUARES if board.piece_at(s) is None)
-            x, y = _square_centre(page, queen, shown["orientation"])
-            page.mouse.move(x, y)
-            page.mouse.down()
-            x, y = _square_centre(page, empty, shown["orientation"])
-            page.mouse.move(x, y, steps=8)
-            page.mouse.up()
-            page.wait_for_timeout(1000)
-            assert _board_state(page)["pieces"] == shown["pieces"]
-            assert len(read_history(history)[1]) == 3
+        # the white queen is the AI's, not the person's: dragging it moves nothing
+        board.push(reply)
+        queen = chess.square_name(next(iter(board.pieces(chess.QUEEN, chess.WHITE))))
+        empty = next(chess.square_name(s) for s in chess.SQUARES if board.piece_at(s) is None)
+        x, y = _square_centre(page, queen, shown["orientation"])
+        page.mouse.move(x, y)
+        page.mouse.down()
+        x, y = _square_centre(page, empty, shown["orientation"])
+        page.mouse.move(x, y, steps=8)
+        page.mouse.up()
+        page.wait_for_timeout(1000)
+        assert _board_state(page)["pieces"] == shown["pieces"]
+        assert len(read_history(history)[1]) == 3
     assert "Traceback" not in log.read_text()
 
 
@@ -347,7 +365,7 @@ def _top(page, selector: str) -> float:
     return page.locator(selector).first.bounding_box()["y"]
 
 
-def test_the_page_opens_on_the_game_and_another_game_replaces_it(tmp_path):
+def test_the_page_opens_on_the_game_and_another_game_replaces_it(served_notebook, kqvk_results, tmp_path):
     """The first thing on the page is the game (board, status, buttons, chooser) within the first screen,
     above the chapter's prose; the chooser says which distances the table holds, refuses one it does not
     hold with them, and its game replaces the first: one board, no status of the old game left."""
@@ -355,73 +373,74 @@ def test_the_page_opens_on_the_game_and_another_game_replaces_it(tmp_path):
     from Util.sequence import SnSequence
     from Util.play.random_starts import distances, distances_text
 
-    with _served(tmp_path, "KQvK", {}) as (url, games, log):
-        sequence = SnSequence.from_store(TableStore(tmp_path / "results", progress=False), "KQvK")
-        with _browser_page(url) as page:
-            page.set_viewport_size({"width": 1280, "height": 720})
-            page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7")).first.wait_for(timeout=30_000)
-            _wait_for_board(page, lambda state: state["pieces"].get("e7") == "black king")
-            page.evaluate("() => window.scrollTo(0, 0)")
-            board = page.locator(".chessai-board").first.bounding_box()
-            first_heading = _top(page, "h2")  # "Your game": the prose
-            chooser = page.get_by_role("button", name="Random game").first.bounding_box()
-            assert board["y"] + board["height"] <= 720, board  # the whole board on the first screen
-            assert board["y"] < first_heading and chooser["y"] < first_heading, (board, chooser, first_heading)
-            assert page.locator("h2").first.inner_text() == "Your game"
+    url, games, log = served_notebook
+    sequence = SnSequence.from_store(TableStore(kqvk_results, progress=False), "KQvK")
+    with _browser_page(url) as page:
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7")).first.wait_for(timeout=30_000)
+        _wait_for_board(page, lambda state: state["pieces"].get("e7") == "black king")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        board = page.locator(".chessai-board").first.bounding_box()
+        first_heading = _top(page, "h2")  # "Your game": the prose
+        chooser = page.get_by_role("button", name="Random game").first.bounding_box()
+        assert board["y"] + board["height"] <= 720, board  # the whole board on the first screen
+        assert board["y"] < first_heading and chooser["y"] < first_heading, (board, chooser, first_heading)
+        assert page.locator("h2").first.inner_text() == "Your game"
 
-            ranges = page.get_by_text(re.compile(r"^KQvK, White to move: White mates in ")).first
-            assert ranges.inner_text() == distances_text(sequence, True)
-            page.locator(".widget-toggle-buttons").nth(1).get_by_role("button", name="black").click()  # to move
-            page.get_by_text(distances_text(sequence, False)).first.wait_for(timeout=30_000)
-            page.locator(".widget-toggle-buttons").nth(1).get_by_role("button", name="white").click()
-            page.locator(".widget-toggle-buttons").nth(0).get_by_role("button", name="white").click()  # I play
-            plies = page.locator(".widget-text input[type=number]").first
-            plies.fill("400")
-            plies.press("Enter")
-            page.get_by_role("button", name="Random game").first.click()
-            high = max(distances(sequence, True)["win"])
-            page.get_by_text(f"No win for White to move in at least 400 plies: KQvK has them in 1–{high} plies."
-                             ).first.wait_for(timeout=30_000)
-            assert plies.input_value() == "400"  # refused, not clamped
+        ranges = page.get_by_text(re.compile(r"^KQvK, White to move: White mates in ")).first
+        assert ranges.inner_text() == distances_text(sequence, True)
+        page.locator(".widget-toggle-buttons").nth(1).get_by_role("button", name="black").click()  # to move
+        page.get_by_text(distances_text(sequence, False)).first.wait_for(timeout=30_000)
+        page.locator(".widget-toggle-buttons").nth(1).get_by_role("button", name="white").click()
+        page.locator(".widget-toggle-buttons").nth(0).get_by_role("button", name="white").click()  # I play
+        plies = page.locator(".widget-text input[type=number]").first
+        plies.fill("400")
+        plies.press("Enter")
+        page.get_by_role("button", name="Random game").first.click()
+        high = max(distances(sequence, True)["win"])
+        page.get_by_text(f"No win for White to move in at least 400 plies: KQvK has them in 1–{high} plies."
+                         ).first.wait_for(timeout=30_000)
+        assert plies.input_value() == "400"  # refused, not clamped
 
-            plies.fill("15")
-            plies.press("Enter")
-            page.get_by_role("button", name="Random game").first.click()
-            page.get_by_text(re.compile(r"^Started KQvK, White to move: White mates in")).first.wait_for(timeout=30_000)
-            page.get_by_text(re.compile(r"^White \(Player\) to move\. White mates in \d+ \(\d+ plies\)")
-                             ).first.wait_for(timeout=30_000)
-            _wait_for_board(page, lambda state: state["lastMove"] == [])  # a new game: no move yet
-            assert page.locator(".chessai-board").count() == 1  # the new game in place of the old one
-            assert page.get_by_text(re.compile(r"^Black \(Player\) to move")).count() == 0
-            assert page.get_by_text("The AI played Qg6").count() == 0
-            assert abs(page.locator(".chessai-board").first.bounding_box()["y"] - board["y"]) < 1  # still first
-            _wait_for_board(page, lambda state: state["orientation"] == "white")  # the person plays White now
-            _assert_coordinates_on_their_squares(page, "white")
-            status = page.get_by_text(re.compile(r"^White \(Player\) to move\.")).first
-            assert status.bounding_box()["x"] > board["x"] + board["width"]  # wide: the column beside the board
-            page.screenshot(path=str(tmp_path / "second_game.png"))
+        plies.fill("15")
+        plies.press("Enter")
+        page.get_by_role("button", name="Random game").first.click()
+        page.get_by_text(re.compile(r"^Started KQvK, White to move: White mates in")).first.wait_for(timeout=30_000)
+        page.get_by_text(re.compile(r"^White \(Player\) to move\. White mates in \d+ \(\d+ plies\)")
+                         ).first.wait_for(timeout=30_000)
+        _wait_for_board(page, lambda state: state["lastMove"] == [])  # a new game: no move yet
+        assert page.locator(".chessai-board").count() == 1  # the new game in place of the old one
+        assert page.get_by_text(re.compile(r"^Black \(Player\) to move")).count() == 0
+        assert page.get_by_text("The AI played Qg6").count() == 0
+        assert abs(page.locator(".chessai-board").first.bounding_box()["y"] - board["y"]) < 1  # still first
+        _wait_for_board(page, lambda state: state["orientation"] == "white")  # the person plays White now
+        _assert_coordinates_on_their_squares(page, "white")
+        status = page.get_by_text(re.compile(r"^White \(Player\) to move\.")).first
+        assert status.bounding_box()["x"] > board["x"] + board["width"]  # wide: the column beside the board
+        page.screenshot(path=str(tmp_path / "second_game.png"))
 
-            # a phone-sized window: the column goes below the board, every button on the screen, the status
-            # line readable (not one word a line), nothing to scroll sideways for
-            page.set_viewport_size({"width": 420, "height": 800})
-            page.wait_for_timeout(500)
-            board = page.locator(".chessai-board").first.bounding_box()
-            line = status.bounding_box()
-            assert line["y"] >= board["y"] + board["height"] and line["width"] >= 250, (line, board)
-            for name in ("Execute Move", "Hint", "Take back", "New game", "Flip board", "Random game"):
-                button = page.get_by_role("button", name=name).first.bounding_box()
-                assert button["x"] >= 0 and button["x"] + button["width"] <= 420, (name, button)
-            page.screenshot(path=str(tmp_path / "narrow.png"), full_page=True)
+        # a phone-sized window: the column goes below the board, every button on the screen, the status
+        # line readable (not one word a line), nothing to scroll sideways for
+        page.set_viewport_size({"width": 420, "height": 800})
+        page.wait_for_timeout(500)
+        board = page.locator(".chessai-board").first.bounding_box()
+        line = status.bounding_box()
+        assert line["y"] >= board["y"] + board["height"] and line["width"] >= 250, (line, board)
+        for name in ("Execute Move", "Hint", "Take back", "New game", "Flip board", "Random game"):
+            button = page.get_by_role("button", name=name).first.bounding_box()
+            assert button["x"] >= 0 and button["x"] + button["width"] <= 420, (name, button)
+        page.screenshot(path=str(tmp_path / "narrow.png"), full_page=True)
     assert "Traceback" not in log.read_text()
 
 
 KPK_PROMOTION = "8/P7/8/8/8/4k3/8/4K3 w - - 0 1"
 
 
-def test_a_pawn_dragged_to_the_last_rank_becomes_the_piece_picked(tmp_path):
+def test_a_pawn_dragged_to_the_last_rank_becomes_the_piece_picked(tmp_path, linked_tables):
     """Under-promotion by mouse: the pawn dragged from a7 to a8 asks which piece it becomes; the knight
     picked is played (a8=N, a draw: called a mistake, in red), and the board shows the knight."""
-    with _served(tmp_path, "KPvK", {"PLAY_AS": "white", "START_FEN": KPK_PROMOTION}) as (url, games, log):
+    parameters = {"PLAY_AS": "white", "START_FEN": KPK_PROMOTION}
+    with _served(tmp_path, linked_tables("KPvK", *ZUGZWANG_TABLES), parameters) as (url, games, log):
         with _browser_page(url) as page:
             page.get_by_text(re.compile(r"^White \(Player\) to move\. White mates in")).first.wait_for(timeout=30_000)
             before = _wait_for_board(page, lambda state: state["pieces"].get("a7") == "white pawn")

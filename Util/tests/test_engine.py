@@ -141,7 +141,8 @@ def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(materi
 
     material = Material.parse(material)
     subtables = dict(store.subtables_of(material))
-    listed = compute_table(material, subtables)
+    saved = {}  # the checkpoints of the listed run, to resume from below: one calculation gives both
+    listed = compute_table(material, subtables, checkpoint=lambda n, w, b: saved.setdefault(n, (w.copy(), b.copy())))
     scans = []
     collect = jobs.collect
 
@@ -156,8 +157,6 @@ def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(materi
     assert scans and all(is_scan for is_scan, size in scans if size)  # an empty ply stays an empty list
     assert np.array_equal(scanned.dtm_white, listed.dtm_white)
     assert np.array_equal(scanned.dtm_black, listed.dtm_black)
-    saved = {}
-    compute_table(material, subtables, checkpoint=lambda n, w, b: saved.setdefault(n, (w.copy(), b.copy())))
     n_done = listed.max_n // 2
     white, black = (np.where(a > n_done, UNKNOWN, a).astype(np.uint8) for a in saved[n_done])
     resumed = compute_table(material, subtables, resume=(n_done, white, black))
@@ -177,7 +176,7 @@ def test_the_deepest_ply_is_done_apart_and_a_deeper_mate_is_refused(material, st
 
     material = Material.parse(material)
     subtables = {m: store.get(m) for m in material.dependencies()}
-    expected = compute_table(material, dict(subtables))
+    expected = store.get(material)  # the session's table, computed once (and checked against the references)
     deepest = expected.max_n
     assert deepest % 2 == 0 and (expected.dtm_black == deepest).any()
     calls = []
@@ -364,7 +363,7 @@ def test_plies_by_runs_of_64_give_the_same_table(name, store, monkeypatch):
 
     material = Material.parse(name)
     subtables = {m: store.get(m) for m in material.dependencies()}
-    listed = compute_table(material, subtables)
+    listed = store.get(material)  # the session's table, computed once with the engine's own choices
     calls = []
     counting, marking = counters.count_white_runs, plies.mark_wins_runs
 

@@ -297,6 +297,12 @@ def test_05_without_stockfish_says_how_to_install(tmp_path):
     assert not (tmp_path / "Tests").exists()
 
 
+#: The tables notebook 03 opens besides the game's own (its chapter on mutual zugzwangs). The runs of it from
+#: a FEN and from a random start find them among the session's tables; the first run (notebooks_03_04) is
+#: given KQvK alone, as a reader who has computed nothing else, and its kernel computes KPvK.
+NOTEBOOK_03_TABLES = ("KQvK", "KPvK")
+
+
 @pytest.fixture(scope="module")
 def notebooks_03_04(tmp_path_factory):
     folder = tmp_path_factory.mktemp("nb0304")
@@ -378,12 +384,10 @@ def test_04_replays_the_newest_game(notebooks_03_04):
 
 @pytest.mark.slow  # runs a notebook
 @pytest.mark.notebook
-def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
-    from Util.calculation.store import calculate
-
-    calculate("KQvKR", results_dir=tmp_path / "results", progress=False)
+def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path, linked_tables):
     fen = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
-    parameters = {"RESULTS_DIR": str(tmp_path / "results"), "GAMES_DIR": str(tmp_path / "games"), "BOARD_SIZE": 120,
+    results = linked_tables("KQvKR", *NOTEBOOK_03_TABLES)
+    parameters = {"RESULTS_DIR": str(results), "GAMES_DIR": str(tmp_path / "games"), "BOARD_SIZE": 120,
                   "PLAY_AS": "white", "START_FEN": fen}
     played = execute_notebook(REPO / "03_play_against_ai.ipynb", parameters, tmp_path / "03.ipynb")
     text = stdout(played)
@@ -395,11 +399,9 @@ def test_03_plays_white_from_a_fen_of_a_both_sided_table(tmp_path):
 
 @pytest.mark.slow  # runs a notebook
 @pytest.mark.notebook
-def test_03_draws_a_random_start_of_a_chosen_outcome(tmp_path):
-    from Util.calculation.store import calculate
-
-    calculate("KRvK", results_dir=tmp_path / "results", progress=False)
-    parameters = {"RESULTS_DIR": str(tmp_path / "results"), "GAMES_DIR": str(tmp_path / "games"), "BOARD_SIZE": 120,
+def test_03_draws_a_random_start_of_a_chosen_outcome(tmp_path, linked_tables):
+    results = linked_tables("KRvK", *NOTEBOOK_03_TABLES)
+    parameters = {"RESULTS_DIR": str(results), "GAMES_DIR": str(tmp_path / "games"), "BOARD_SIZE": 120,
                   "PLAY_AS": "white", "RANDOM_START": {"material": "KRvK", "white_to_move": True, "outcome": "win",
                                                        "min_plies": 25, "seed": 1}}
     text = stdout(execute_notebook(REPO / "03_play_against_ai.ipynb", parameters, tmp_path / "03.ipynb"))

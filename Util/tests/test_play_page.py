@@ -18,7 +18,7 @@ import chess
 import chess.pgn
 import pytest
 
-from Util.tests.browser import opened_page, require_page_parts
+from Util.tests.browser import opened_page, require_page_parts, shared_chromium
 from Util.tests.served import get_json, running_server
 from Util.whole_game.levels import LEVELS
 
@@ -29,6 +29,14 @@ KQKR = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
 #: The person's moves before resigning a game that has not ended by itself.
 MOVES_BEFORE_RESIGNING = 10
 VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_chromium():
+    """One Chromium for the module's pages, each page in a context of its own (browser.shared_chromium)."""
+    require_page_parts()
+    with shared_chromium():
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,21 @@ from pathlib import Path
 import chess
 import pytest
 
-from Util.tests.browser import opened_page, require_page_parts
+from Util.tests.browser import opened_page, require_page_parts, shared_chromium
 from Util.tests.served import get_json, running_server
 
 #: A browser and a server per module: not in the quick loop (pytest -m "not slow").
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 KQKR = "8/8/8/3k4/8/2r5/8/KQ6 w - - 0 1"
 TIMEOUT = 30_000
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_chromium():
+    """One Chromium for the module's pages, each page in a context of its own (browser.shared_chromium)."""
+    require_page_parts()
+    with shared_chromium():
+        yield
 
 
 @pytest.fixture(scope="module")
