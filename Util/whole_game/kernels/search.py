@@ -167,9 +167,11 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
         if (depth <= 5 and static - 85 * depth >= beta and abs(beta) < MATE_BOUND
                 and work[FEATURES + REVERSE_FUTILITY]):
             return static
-        # null move: passing still holds beta, so a real move will (not without pieces: zugzwang)
+        # null move: passing still holds beta, so a real move will (not without pieces: zugzwang; nor when
+        # beta is being mated: proving a mate is where zugzwang lives, and the reduced search hides quiet mates)
         pieces = bb[side * 6 + 1] | bb[side * 6 + 2] | bb[side * 6 + 3] | bb[side * 6 + 4]
-        if null_ok and depth >= 3 and static >= beta and pieces and work[FEATURES + NULL_MOVE]:
+        if (null_ok and depth >= 3 and static >= beta and beta > -MATE_BOUND and pieces
+                and work[FEATURES + NULL_MOVE]):
             make_null(bb, st, tables)
             score = -negamax(bb, st, tables, tt, work, -beta, -beta + 1, depth - 4 - depth // 4, ply + 1, off)
             unmake_null(st)
