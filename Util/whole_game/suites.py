@@ -4,8 +4,9 @@ a position.
 ``python -m Util match --suite ../shared/suites/wac.epd --time 1`` runs our
 engine (``--first`` another) on every position of the file and prints
 ``solved/total``; ``--nodes 300000`` instead of ``--time`` gives each position
-a number of nodes, so the result does not depend on how busy the machine is.  A position of an EPD file is solved when the engine's move
-is one of its ``bm`` moves and none of its ``am`` moves.  A file of bare FENs
+a number of nodes, so the result does not depend on how busy the machine is.
+A position of an EPD file is solved when the engine's move is one of its
+``bm`` moves and none of its ``am`` moves.  A file of bare FENs
 named ``mateN...`` (the shared ``mate1.fen`` .. ``mate4.fen``) is a mate
 suite: solved when the move begins a mate in at most N against every defence,
 which python-chess's move generation checks by trying every line (no engine's
