@@ -41,6 +41,17 @@ def test_a_budget_is_nodes_or_seconds():
         budget_limit(0)
 
 
+def test_the_command_refuses_a_budget_of_nothing(tmp_path, capsys):
+    from Util.cli import main
+
+    suite = tmp_path / "mate1.fen"
+    suite.write_text("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4\n")
+    assert main(["match", "--suite", str(suite), "--nodes", "0"]) == 2
+    assert "nodes must be 1 or more, not 0" in capsys.readouterr().err
+    assert main(["match", "--suite", str(suite), "--time", "0"]) == 2
+    assert "seconds must be a positive number" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(not (SUITES / "mate3.fen").exists(), reason=f"no shared suites in {SUITES} (set SUITES_PATH)")
 def test_our_engine_solves_mates_at_a_node_budget_through_uci(tmp_path):
     """The runner as the command line drives it (our engine over UCI, ``go nodes``) on a mate-in-2 file of

@@ -43,9 +43,8 @@ def _cmd_match(args) -> int:
 
         try:
             limit = budget_limit(args.time, args.nodes)
-        except ValueError:
-            print("match: --time must be a positive number of seconds, --nodes a positive whole number",
-                  file=sys.stderr)
+        except ValueError as error:
+            print(f"match: {error} (--time takes seconds a position, --nodes a number of nodes)", file=sys.stderr)
             return 2
         result = run_suite(first, args.suite, limit.time, progress=not args.quiet, verbose=args.verbose,
                            nodes=limit.nodes)
