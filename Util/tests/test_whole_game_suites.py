@@ -1,12 +1,15 @@
-"""The suite runner's reading of EPD and mate files, and its judge of mates (Util/whole_game/suites.py)."""
+"""The suite runner's reading of EPD and mate files, its judge of mates and its budgets
+(Util/whole_game/suites.py)."""
 
 from __future__ import annotations
 
 import chess
+import chess.engine
 import pytest
 
 from Util.whole_game.match import TimeControl, read_openings, shared_suites
-from Util.whole_game.suites import forced_mate, mate_solved, read_suite
+from Util.whole_game.opponents import engine_spec
+from Util.whole_game.suites import budget_limit, budget_text, forced_mate, mate_solved, read_suite, run_suite
 
 SUITES = shared_suites()
 
@@ -23,6 +26,46 @@ def test_mate_judge_on_known_positions():
     assert forced_mate(back_rank, 2)
     assert mate_solved(back_rank, chess.Move.from_uci("d2d8"), 2)
     assert not mate_solved(back_rank, chess.Move.from_uci("h2h3"), 2)
+    # a shorter mate than asked, or another mating move than the composer's, solves it too
+    assert mate_solved(scholar, chess.Move.from_uci("f3f7"), 2)
+    assert mate_solved(back_rank, chess.Move.from_uci("d2d8"), 3)
+
+
+def test_a_budget_is_nodes_or_seconds():
+    assert budget_limit(1.0, 300_000) == chess.engine.Limit(nodes=300_000)
+    assert budget_text(budget_limit(1.0, 300_000)) == "300,000 nodes"
+    assert budget_text(budget_limit(0.5)) == "0.5 s"
+    with pytest.raises(ValueError, match="nodes must be 1 or more"):
+        budget_limit(1.0, 0)
+    with pytest.raises(ValueError, match="positive number"):
+        budget_limit(0)
+
+
+def test_the_command_refuses_a_budget_of_nothing(tmp_path, capsys):
+    from Util.cli import main
+
+    suite = tmp_path / "mate1.fen"
+    suite.write_text("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4\n")
+    assert main(["match", "--suite", str(suite), "--nodes", "0"]) == 2
+    assert "nodes must be 1 or more, not 0" in capsys.readouterr().err
+    assert main(["match", "--suite", str(suite), "--time", "0"]) == 2
+    assert "seconds must be a positive number" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not (SUITES / "mate3.fen").exists(), reason=f"no shared suites in {SUITES} (set SUITES_PATH)")
+def test_our_engine_solves_mates_at_a_node_budget_through_uci(tmp_path):
+    """The runner as the command line drives it (our engine over UCI, ``go nodes``) on a mate-in-2 file of
+    the mates in one (a shorter mate solves), the first ten mates in two, and a mate in three, which must
+    fail (python-chess finds no mate in two there)."""
+    read = lambda name: (SUITES / name).read_text().splitlines()  # noqa: E731
+    three = read("mate3.fen")[0]
+    assert not forced_mate(chess.Board(three), 2)
+    sample = tmp_path / "mate2_sample.fen"
+    sample.write_text("\n".join(read("mate1.fen") + read("mate2.fen")[:10] + [three]) + "\n")
+    result = run_suite(engine_spec("ours"), sample, progress=False, nodes=50_000)
+    assert (result.solved, result.total, result.mates_seen) == (18, 19, 18)
+    assert result.failed == ["mate2_sample.fen:19"]
+    assert result.line("50,000 nodes").endswith("at 50,000 nodes a position, 18 of them scored as the mate")
 
 
 @pytest.mark.skipif(not (SUITES / "mate1.fen").exists(), reason=f"no shared suites in {SUITES} (set SUITES_PATH)")

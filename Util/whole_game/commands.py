@@ -39,13 +39,16 @@ def _cmd_match(args) -> int:
 
     first = engine_spec(args.first, own_book=args.book)
     if args.suite:
-        from .suites import run_suite
+        from .suites import budget_limit, budget_text, run_suite
 
-        if args.time <= 0:
-            print("match: --time must be a positive number of seconds", file=sys.stderr)
+        try:
+            limit = budget_limit(args.time, args.nodes)
+        except ValueError as error:
+            print(f"match: {error} (--time takes seconds a position, --nodes a number of nodes)", file=sys.stderr)
             return 2
-        result = run_suite(first, args.suite, args.time, progress=not args.quiet, verbose=args.verbose)
-        print(f"{args.suite.name}: {first.name} {result.line(args.time)}")
+        result = run_suite(first, args.suite, limit.time, progress=not args.quiet, verbose=args.verbose,
+                           nodes=limit.nodes)
+        print(f"{args.suite.name}: {first.name} {result.line(budget_text(limit))}")
         if result.failed:
             print("not solved: " + " ".join(result.failed))
         return 0
@@ -106,7 +109,8 @@ def add_game_commands(sub) -> None:
                                    "(--tc), one game at a time; print +W =D -L, score, Elo with its 95%% interval "
                                    "and LOS, and save the games as PGN. Engines: ours, sunfish, stockfish[:ELO], "
                                    "phalanx, glaurung, toga2, ethereal, fairymax, uci:COMMAND, xboard:COMMAND. "
-                                   "With --suite: the positions of an EPD file at --time seconds each instead.")
+                                   "With --suite: the positions of an EPD file at --time seconds (or --nodes nodes) each "
+                                   "instead.")
     p.add_argument("opponent", nargs="?", default="sunfish", help="the second engine (default sunfish)")
     p.add_argument("--first", default="ours", metavar="ENGINE", help="the first engine (default ours)")
     p.add_argument("--games", type=int, default=20, help="games, an even number (default 20)")
@@ -125,6 +129,8 @@ def add_game_commands(sub) -> None:
     p.add_argument("--suite", type=Path, default=None, metavar="FILE",
                    help="instead of a match: run --first on this EPD suite (bm/am) or mateN.fen file")
     p.add_argument("--time", type=float, default=1.0, metavar="S", help="with --suite: seconds a position (default 1)")
+    p.add_argument("--nodes", type=int, default=None, metavar="N",
+                   help="with --suite: N nodes a position instead of --time (the same result on a busy machine)")
     p.add_argument("--verbose", action="store_true", help="with --suite: one line per position")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_match)

@@ -226,7 +226,11 @@ class Searcher:
                     window *= 2
                 if ctx[STOP]:
                     if ctx[PV_LENGTH] > 0 and depth > 1:
-                        best = self.info(board, found, depth, ctx, started, partial=True, last=best)
+                        found_better = self.info(board, found, depth, ctx, started, partial=True, last=best)
+                        if found_better is not best and on_info:  # said, so the move played has its score
+                            found_better.nodes, found_better.time = int(ctx[NODES]), time.perf_counter() - started
+                            on_info(found_better)
+                        best = found_better
                     break
                 score = int(found)
                 best = self.info(board, score, depth, ctx, started)
@@ -264,11 +268,13 @@ class Searcher:
                 break
             pv.append(move)
             copy.push(move)
+        mate = mate_in_moves(score)
         if partial:
             if not pv or (last and last.pv and pv[0] == last.pv[0]):
                 return last
-            return SearchInfo(last.depth, last.seldepth, last.score_cp, last.score_mate, 0, 0.0, pv)
-        mate = mate_in_moves(score)
+            # the interrupted depth's own score for its move (searched in full), not the last depth's for
+            # another move: a mate in 4 played where a mate in 3 was asked must not read as a mate in 3
+            return SearchInfo(last.depth, last.seldepth, None if mate is not None else int(score), mate, 0, 0.0, pv)
         return SearchInfo(depth, int(ctx[SELDEPTH]), None if mate is not None else int(score), mate,
                           int(ctx[NODES]), time.perf_counter() - started, pv, int(ctx[TB_HITS]))
 

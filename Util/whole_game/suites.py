@@ -1,13 +1,19 @@
-"""Test suites: how many positions of an EPD file an engine solves at a given time a position.
+"""Test suites: how many positions of an EPD file an engine solves at a given time (or number of nodes)
+a position.
 
 ``python -m Util match --suite ../shared/suites/wac.epd --time 1`` runs our
-engine (``--engine`` another) on every position of the file and prints
-``solved/total``.  A position of an EPD file is solved when the engine's move
-is one of its ``bm`` moves and none of its ``am`` moves.  A file of bare FENs
+engine (``--first`` another) on every position of the file and prints
+``solved/total``; ``--nodes 300000`` instead of ``--time`` gives each position
+a number of nodes, so the result does not depend on how busy the machine is.
+A position of an EPD file is solved when the engine's move is one of its
+``bm`` moves and none of its ``am`` moves.  A file of bare FENs
 named ``mateN...`` (the shared ``mate1.fen`` .. ``mate4.fen``) is a mate
 suite: solved when the move begins a mate in at most N against every defence,
 which python-chess's move generation checks by trying every line (no engine's
-word is taken for it; mate in 4 takes seconds a position).
+word is taken for it; mate in 4 takes seconds a position).  Of the mates
+solved, those the engine also scored as a mate in at most N are counted apart:
+a mating move played on a score in centipawns was found by luck of the
+evaluation, not seen.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ import chess.engine
 
 from .opponents import EngineSpec, open_engine
 
-__all__ = ["SuitePosition", "SuiteResult", "forced_mate", "mate_solved", "read_suite", "run_suite"]
+__all__ = ["SuitePosition", "SuiteResult", "budget_limit", "budget_text", "forced_mate", "mate_solved", "read_suite",
+           "run_suite"]
 
 
 @dataclass(frozen=True)
@@ -39,13 +46,35 @@ class SuitePosition:
 
 @dataclass
 class SuiteResult:
+    """Positions solved of those tried, the names of those failed, and (mate suites only) how many of the
+    solved ones the engine scored as a mate in at most N (None for an EPD suite)."""
     solved: int = 0
     total: int = 0
     failed: List[str] = field(default_factory=list)
+    mates_seen: Optional[int] = None
 
-    def line(self, seconds: float) -> str:
+    def line(self, budget: str) -> str:
+        """One line, ``budget`` saying what each position had (such as "1 s" or "300,000 nodes")."""
         share = 100 * self.solved / self.total if self.total else 0.0
-        return f"solved {self.solved}/{self.total} ({share:.1f} %) at {seconds:g} s a position"
+        seen = "" if self.mates_seen is None else f", {self.mates_seen} of them scored as the mate"
+        return f"solved {self.solved}/{self.total} ({share:.1f} %) at {budget} a position{seen}"
+
+
+def budget_limit(seconds: Optional[float] = None, nodes: Optional[int] = None) -> chess.engine.Limit:
+    """The limit of one position: ``nodes`` when given, else ``seconds``.  ValueError when neither is a
+    positive number."""
+    if nodes is not None:
+        if nodes < 1:
+            raise ValueError(f"nodes must be 1 or more, not {nodes}")
+        return chess.engine.Limit(nodes=nodes)
+    if seconds is None or seconds <= 0:
+        raise ValueError(f"seconds must be a positive number, not {seconds}")
+    return chess.engine.Limit(time=seconds)
+
+
+def budget_text(limit: chess.engine.Limit) -> str:
+    """What ``limit`` gives a position, in words: "300,000 nodes" or "1 s"."""
+    return f"{limit.nodes:,} nodes" if limit.nodes is not None else f"{limit.time:g} s"
 
 
 def read_suite(path: Path) -> List[SuitePosition]:
@@ -111,20 +140,25 @@ def mate_solved(board: chess.Board, move: chess.Move, mate_in: int) -> bool:
     return all(_mated_after(after, reply, mate_in - 1) for reply in list(after.legal_moves))
 
 
-def run_suite(spec: EngineSpec, path: Path, seconds: float, progress: bool = True,
-              verbose: bool = False) -> SuiteResult:
-    """Run the engine of ``spec`` on every position of the suite at ``seconds`` a position."""
+def run_suite(spec: EngineSpec, path: Path, seconds: Optional[float] = None, progress: bool = True,
+              verbose: bool = False, nodes: Optional[int] = None) -> SuiteResult:
+    """Run the engine of ``spec`` on every position of the suite at ``nodes`` a position when given, else
+    ``seconds``; ``verbose`` writes one line a position (the move, the engine's score, depth and nodes)."""
     from tqdm.auto import tqdm
 
+    limit = budget_limit(seconds, nodes)
     positions = read_suite(path)
-    result = SuiteResult()
+    result = SuiteResult(mates_seen=0 if positions and positions[0].mate_in else None)
     engine = open_engine(spec)
     try:
         for position in tqdm(positions, desc=Path(path).name, unit="position", disable=not progress):
-            info = engine.play(position.board, chess.engine.Limit(time=seconds), game=position.name)
-            move = info.move
+            played = engine.play(position.board, limit, game=position.name, info=chess.engine.INFO_BASIC |
+                                 chess.engine.INFO_SCORE)
+            move = played.move
             if position.mate_in:
                 solved = move is not None and mate_solved(position.board, move, position.mate_in)
+                mate = _mate_score(played.info.get("score"))
+                result.mates_seen += solved and mate is not None and 0 < mate <= position.mate_in
             else:
                 solved = move is not None and (not position.best or move in position.best) and move not in position.avoid
             result.total += 1
@@ -132,8 +166,22 @@ def run_suite(spec: EngineSpec, path: Path, seconds: float, progress: bool = Tru
             if not solved:
                 result.failed.append(position.name)
             if verbose:
-                san = position.board.san(move) if move else "(none)"
-                tqdm.write(f"{position.name}: {san} {'solved' if solved else 'not solved'}")
+                tqdm.write(_position_line(position, move, solved, played.info))
     finally:
         engine.quit()
     return result
+
+
+def _mate_score(score: Optional[chess.engine.PovScore]) -> Optional[int]:
+    """Mate in moves for the side to move (negative: it is mated), None for centipawns or no score."""
+    return None if score is None else score.relative.mate()
+
+
+def _position_line(position: SuitePosition, move: Optional[chess.Move], solved: bool, info: dict) -> str:
+    san = position.board.san(move) if move else "(none)"
+    score, nodes = info.get("score"), info.get("nodes")
+    mate = _mate_score(score)
+    said = "no score" if score is None else f"mate {mate}" if mate is not None else f"{score.relative.score()} cp"
+    spent = "" if nodes is None else f", {nodes:,} nodes"
+    return (f"{position.name}: {san} {'solved' if solved else 'not solved'} "
+            f"({said}, depth {info.get('depth', '?')}{spent})")

@@ -31,6 +31,7 @@ MATE = 32000
 MATE_BOUND = MATE - 1000  # scores beyond are mates
 INFINITE = 32500
 POLL = 1023
+FEW_MOVES = 4  # no null move with this many legal moves or fewer: zugzwang is likely
 EXACT, LOWER, UPPER = 1, 2, 3
 U = np.uint64
 # Recursive kernels are compiled for these types when the module loads (types inferred through recursion
@@ -165,15 +166,22 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
             if bound == EXACT or (bound == LOWER and tt_score >= beta) or (bound == UPPER and tt_score <= alpha):
                 return tt_score
     side = st[SIDE]
+    base = ply * 256
+    n = -1
     if not check and not pv_node:
         static = evaluate(bb, st, tables, work, PARAMS)
         # reverse futility: far enough above beta that a few plies will not bring it back
         if (depth <= 5 and static - 85 * depth >= beta and abs(beta) < MATE_BOUND
                 and work[FEATURES + REVERSE_FUTILITY]):
             return static
-        # null move: passing still holds beta, so a real move will (not without pieces: zugzwang)
+        # null move: passing still holds beta, so a real move will (not without pieces or with few moves:
+        # zugzwang; nor when beta is being mated: proving a mate is where zugzwang lives, and the reduced
+        # search hides quiet mates).  The moves generated for the count are the ones searched below.
         pieces = bb[side * 6 + 1] | bb[side * 6 + 2] | bb[side * 6 + 3] | bb[side * 6 + 4]
-        if null_ok and depth >= 3 and static >= beta and pieces and work[FEATURES + NULL_MOVE]:
+        if (null_ok and depth >= 3 and static >= beta and beta > -MATE_BOUND and pieces
+                and work[FEATURES + NULL_MOVE]):
+            n = generate(bb, st, tables, work, MOVES + base, True)
+        if n > FEW_MOVES:
             make_null(bb, st, tables)
             score = -negamax(bb, st, tables, tt, work, -beta, -beta + 1, depth - 4 - depth // 4, ply + 1, off)
             unmake_null(st)
@@ -181,8 +189,8 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
                 return 0
             if score >= beta:
                 return beta if score >= MATE_BOUND else score
-    base = ply * 256
-    n = generate(bb, st, tables, work, MOVES + base, True)
+    if n < 0:
+        n = generate(bb, st, tables, work, MOVES + base, True)
     if n == 0:
         return -MATE + ply if check else 0
     score_moves(bb, st, tables, work, ply, n, tt_move, side)
