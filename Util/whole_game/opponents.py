@@ -35,6 +35,10 @@ DEBIAN_ENGINES = {
     "fairymax": ("fairymax", "xboard", ["fairymax"], {}),
 }
 STOCKFISH = "/usr/games/stockfish"
+#: Seconds an engine may take to answer ``isready`` once started (python-chess waits 10 s for any
+#: answer): ours compiles its kernels on its first start after the code changed, which takes minutes
+#: (``bash scripts/setup.sh`` compiles them ahead).
+READY_TIMEOUT = 900.0
 
 
 @dataclass(frozen=True)
@@ -126,10 +130,13 @@ def _ours(text: str, argument: str, own_book: bool) -> EngineSpec:
     return EngineSpec(name, "uci", command, options)
 
 
-def open_engine(spec: EngineSpec, move_overhead_ms: Optional[int] = None) -> chess.engine.SimpleEngine:
+def open_engine(spec: EngineSpec, move_overhead_ms: Optional[int] = None,
+                ready_timeout: float = READY_TIMEOUT) -> chess.engine.SimpleEngine:
     """Start the engine and set those of its options that it has (others are left out silently: not every
     engine has OwnBook or Threads); ``move_overhead_ms`` sets ``Move Overhead`` where the engine has it
-    (the time a move spends in pipes and in the match's own process, which the clock charges to it)."""
+    (the time a move spends in pipes and in the match's own process, which the clock charges to it).
+    Returns once the engine has answered ``isready``, waiting up to ``ready_timeout`` seconds; TimeoutError
+    saying so (the engine stopped) if it has not."""
     opener = chess.engine.SimpleEngine.popen_uci if spec.protocol == "uci" else chess.engine.SimpleEngine.popen_xboard
     try:
         engine = opener(spec.command, stderr=subprocess.DEVNULL)  # their warnings would break the progress bar
@@ -141,5 +148,20 @@ def open_engine(spec: EngineSpec, move_overhead_ms: Optional[int] = None) -> che
     options = {key: value for key, value in wanted.items() if key in engine.options}
     if options:
         engine.configure(options)
-    engine.ping()  # ready (its start-up done) before a clock runs
+    wait_until_ready(engine, spec.name, ready_timeout)
     return engine
+
+
+def wait_until_ready(engine: chess.engine.SimpleEngine, name: str, seconds: float) -> None:
+    """Send ``isready`` and wait up to ``seconds`` for ``readyok`` (its start-up done before a clock runs);
+    TimeoutError naming the engine, which is stopped, if it does not come."""
+    usual, engine.timeout = engine.timeout, seconds
+    try:
+        engine.ping()
+    except TimeoutError:
+        engine.close()
+        raise TimeoutError(f"{name} did not answer isready within {seconds:g} s; if it is ours, its kernels "
+                           f"may still have been compiling: run python -m Util.whole_game.precompile "
+                           f"(setup does) and try again") from None
+    finally:
+        engine.timeout = usual
