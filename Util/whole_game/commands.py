@@ -106,8 +106,9 @@ def add_game_commands(sub) -> None:
     p = sub.add_parser("match", help="play a match between engines, or run a test suite",
                        description="Play --games games between --first (default: this engine) and OPPONENT, each "
                                    "opening of --openings played twice with the colours swapped, on real clocks "
-                                   "(--tc), one game at a time; print +W =D -L, score, Elo with its 95%% interval "
-                                   "and LOS, and save the games as PGN. Engines: ours, sunfish, stockfish[:ELO], "
+                                   "(--tc), one game at a time; print +W =D -L, score, Elo with its 95 % interval "
+                                   "and LOS, and save the games as PGN. Engines: ours (ours:OPTION=VALUE,... sets its UCI "
+                                   "options, ours:weights=FILE its evaluation weights), sunfish, stockfish[:ELO], "
                                    "phalanx, glaurung, toga2, ethereal, fairymax, uci:COMMAND, xboard:COMMAND. "
                                    "With --suite: the positions of an EPD file at --time seconds (or --nodes nodes) each "
                                    "instead.")
