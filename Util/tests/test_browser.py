@@ -129,6 +129,14 @@ def _square_centre(page, square: str, orientation: str) -> tuple:
     return box["x"] + (column + 0.5) * box["width"] / 8, box["y"] + (row + 0.5) * box["height"] / 8
 
 
+def _drag(page, source: str, target: str, orientation: str) -> None:
+    """Drag the piece on ``source`` to ``target`` with the mouse, in steps as a hand does."""
+    page.mouse.move(*_square_centre(page, source, orientation))
+    page.mouse.down()
+    page.mouse.move(*_square_centre(page, target, orientation), steps=8)
+    page.mouse.up()
+
+
 def _assert_coordinates_on_their_squares(page, orientation: str) -> None:
     """Each file letter inside its file's column at the foot of the board, each rank number inside its
     rank's row, none cut off, and big enough to read."""
@@ -307,22 +315,12 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
         box.press("Enter")
         complaint = page.get_by_text(re.compile(r"'hello' is no move: write UCI like e7f8")).first
         complaint.wait_for(timeout=30_000)
-        x, y = _square_centre(page, "e7", before["orientation"])
-        page.mouse.move(x, y)
-        page.mouse.down()
-        x, y = _square_centre(page, "e5", before["orientation"])
-        page.mouse.move(x, y, steps=8)
-        page.mouse.up()
+        _drag(page, "e7", "e5", before["orientation"])
         page.get_by_text(re.compile(r"^e7e5 is not legal here\. Legal moves: Kf8")).first.wait_for(timeout=30_000)
         assert complaint.count() == 0
         assert _board_state(page)["pieces"].get("e7") == "black king"
 
-        x, y = _square_centre(page, "e7", before["orientation"])
-        page.mouse.move(x, y)
-        page.mouse.down()
-        x, y = _square_centre(page, "d7", before["orientation"])
-        page.mouse.move(x, y, steps=8)
-        page.mouse.up()
+        _drag(page, "e7", "d7", before["orientation"])
 
         page.get_by_text(re.compile(r"You played Kd7\. The AI played")).first.wait_for(timeout=30_000)
         files_line = page.get_by_text("history:").first
@@ -349,12 +347,7 @@ def test_a_piece_dragged_on_the_board_gets_the_verdict_and_the_ais_reply_on_the_
         board.push(reply)
         queen = chess.square_name(next(iter(board.pieces(chess.QUEEN, chess.WHITE))))
         empty = next(chess.square_name(s) for s in chess.SQUARES if board.piece_at(s) is None)
-        x, y = _square_centre(page, queen, shown["orientation"])
-        page.mouse.move(x, y)
-        page.mouse.down()
-        x, y = _square_centre(page, empty, shown["orientation"])
-        page.mouse.move(x, y, steps=8)
-        page.mouse.up()
+        _drag(page, queen, empty, shown["orientation"])
         page.wait_for_timeout(1000)
         assert _board_state(page)["pieces"] == shown["pieces"]
         assert len(read_history(history)[1]) == 3
@@ -445,12 +438,7 @@ def test_a_pawn_dragged_to_the_last_rank_becomes_the_piece_picked(tmp_path, link
             page.get_by_text(re.compile(r"^White \(Player\) to move\. White mates in")).first.wait_for(timeout=30_000)
             before = _wait_for_board(page, lambda state: state["pieces"].get("a7") == "white pawn")
             page.locator(".chessai-board cg-board").first.scroll_into_view_if_needed()
-            x, y = _square_centre(page, "a7", before["orientation"])
-            page.mouse.move(x, y)
-            page.mouse.down()
-            x, y = _square_centre(page, "a8", before["orientation"])
-            page.mouse.move(x, y, steps=8)
-            page.mouse.up()
+            _drag(page, "a7", "a8", before["orientation"])
             picker = page.locator(".chessai-promotion").first
             picker.wait_for(state="visible", timeout=30_000)
             assert picker.get_by_role("button").all_inner_texts() == ["Queen", "Rook", "Bishop", "Knight", "Cancel"]
