@@ -35,7 +35,7 @@ _MODULE_OF = {
     'MaterialError': 'board.material',
     'UNKNOWN': 'table.values',
     'DtmTable': 'table.dtm_table',
-    'compute_table': 'engine',
+    'compute_table': 'retrograde',
     'SnSequence': 'sequence',
     'SnSet': 'sequence',
     'find_next_move': 'sequence',

@@ -1,5 +1,5 @@
 """Command line: ``python -m Util calculate | probe | stats | bench | verify | convert | notebooks | serve``, and the
-whole game's ``uci | play | match`` (Util/whole_game/commands.py).
+whole game's ``uci | play | match`` (Util/whole_game_lab/commands.py).
 
 This is a public interface that scripts call: keep the output formats.
 """
@@ -16,8 +16,8 @@ import chess
 
 from .board.integer import BoardIntError
 from .board.material import Material
-from .whole_game.commands import add_game_commands
-from .whole_game.game_bench import add_bench_options
+from .whole_game_lab.commands import add_game_commands
+from .whole_game_lab.game_bench import add_bench_options
 
 EPILOG = ("Tables are read from and written to S_n_Results/ by default; --results DIR (or the variable "
           "CHESSAI_RESULTS) names another folder.")
@@ -195,7 +195,7 @@ def _cmd_bench(args) -> int:
               f"(python -m Util calculate --all --max-pieces 5 fills S_n_Results)", file=sys.stderr)
         return 2
     if args.perft or args.search:
-        from .whole_game.game_bench import run_game_bench
+        from .whole_game_lab.game_bench import run_game_bench
         return run_game_bench(args)
     if args.probe:
         from .bench.probe import run_probe_bench

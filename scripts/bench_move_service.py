@@ -38,7 +38,7 @@ SEARCH_POSITIONS = 16
 def positions_out_of_book(count: int):
     """The first ``count`` positions of the shared openings that the default book has no move for (else
     the book would answer at once and the pool would not search)."""
-    from Util.whole_game.match import default_openings_file, read_openings
+    from Util.whole_game_lab.match import default_openings_file, read_openings
     from Util.whole_game.opening_book import import_opening_book
 
     with import_opening_book() as book:

@@ -44,7 +44,7 @@ print("\n".join(project["dependencies"] + project["optional-dependencies"]["test
 
 # The engine's compiled kernels: numba compiles them the first time on a machine (minutes), here on every
 # core at once; later runs load them from the cache beside the source.
-.venv/bin/python -m Util.kernels.precompile
+.venv/bin/python -m Util.retrograde_kernels.precompile
 # The whole-game AI's kernels (move generation, evaluation, search), so that `python -m Util uci` is ready at once.
 .venv/bin/python -m Util.whole_game.precompile
 

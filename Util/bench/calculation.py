@@ -5,7 +5,7 @@ is its own.  As in every tablebase generator, the tables a game can turn
 into (after a capture or a promotion) are finished first, in another
 process and untimed, and the measured run loads them from their files.
 The seconds start once the compiled kernels are loaded (see
-:func:`Util.engine.compute.load_engine`); ``/usr/bin/time python -m Util calculate X``
+:func:`Util.retrograde.compute.load_engine`); ``/usr/bin/time python -m Util calculate X``
 gives the whole process.
 
 With ``results`` (``bench --results DIR``) the tables it leads into are read
@@ -62,7 +62,7 @@ def _prepare(material: str, folder: str) -> None:
 def _measure(material: str, folder: str, results: Optional[str], queue) -> None:
     from ..calculation.store import calculate
     from ..files.chessai import load_table_with_counts
-    from ..engine.compute import load_engine
+    from ..retrograde.compute import load_engine
 
     load_engine()  # the engine's modules and compiled kernels (0.5-1 s per process): start-up, not calculation
     start = time.perf_counter()

@@ -1,6 +1,6 @@
 """The engine with its loops not compiled: the same code run as plain Python, to time the compiled loops apart.
 
-The engine (:mod:`Util.engine`) brings two of the thesis's speed-ups at once: an integer index per board
+The engine (:mod:`Util.retrograde`) brings two of the thesis's speed-ups at once: an integer index per board
 (positions in numpy arrays instead of ``chess.Board`` objects) and inner loops compiled by numba.  numba
 has a switch that runs every compiled function as the Python it was written in, ``NUMBA_DISABLE_JIT=1``;
 with it the engine computes the same sets by the same steps, only without compilation.  So its time on a
@@ -37,7 +37,7 @@ def new_per_ply(material: Material, max_n: Optional[int], subtables: Dict) -> Tu
     """One engine run on S_0 .. S_max_n of ``material`` (every S_n when None), one thread: its time in
     seconds and the number of new stored positions each ply found, ``[S_0's, S_1's, ...]``.  The engine
     is compiled or not as numba was set up in this process."""
-    from ..engine import compute_table
+    from ..retrograde import compute_table
 
     found: List[int] = []
 
@@ -92,7 +92,7 @@ def _main(arguments: List[str]) -> None:
     if os.environ.get("NUMBA_DISABLE_JIT") != "1":
         raise SystemExit("set NUMBA_DISABLE_JIT=1: this times the engine with numba switched off")
     name, max_n, repeats, results_dir = arguments
-    from ..kernels import sorting
+    from ..retrograde_kernels import sorting
 
     sorting.trailing_zeros = _trailing_zeros  # the one intrinsic the engine calls that plain Python lacks
     from ..calculation.store import TableStore

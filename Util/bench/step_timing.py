@@ -15,7 +15,7 @@ from typing import Callable, List, Optional, Tuple
 
 from ..calculation.backward_step import BackwardSolution, integer_to_key, solve
 from ..calculation.store import TableStore
-from ..engine import compute_table
+from ..retrograde import compute_table
 from ..board.material import Material
 
 

@@ -16,7 +16,7 @@ No un-captures: with a lone black king, a capture by White is impossible and a c
 two bare kings, a draw, so no board of any S_n is reached by a capture.
 
 It is slow on purpose (one python-chess board at a time, no symmetry, nothing compiled): the engine
-(``Util.engine``) computes the same sets on integer indices, folded by symmetry, with compiled loops,
+(``Util.retrograde``) computes the same sets on integer indices, folded by symmetry, with compiled loops,
 and ``Util/tests/test_backward_step.py`` checks that the two agree set for set on KQvK and KPvK.
 
 Units: a *board* is one position (pieces and side to move).  The sets hold each board as a

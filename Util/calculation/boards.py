@@ -81,7 +81,7 @@ def board_counts_by_winner(table: DtmTable) -> Tuple[Dict[int, int], Dict[int, i
     first = min((min(group) for group in layout.identical_groups), default=layout.piece_count)
     period = int(layout.strides[first]) * 64 if first < layout.piece_count else 1
 
-    from ..kernels.sorting import weighed_byte_counts  # here, not at the top: numba's import would slow every probe
+    from ..retrograde_kernels.sorting import weighed_byte_counts  # here, not at the top: numba's import would slow every probe
 
     def count(job: Tuple[np.ndarray, int]) -> np.ndarray:  # one slot, by index range: no table-sized temporaries
         array, slot = job

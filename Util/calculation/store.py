@@ -33,7 +33,7 @@ from ..board.material import PIECE_ORDER, Material
 from ..runtime.parallel import Threads
 from ..runtime.progress import progress_bar
 from ..table.dtm_table import DtmTable
-from ..engine import compute_table
+from ..retrograde import compute_table
 from ..runtime.memory import return_freed_memory
 
 __all__ = ["MaterialLike", "default_path", "TableStore", "CHECKPOINT_SAVES_APART", "SAVE_SECONDS_PER_BYTE",

@@ -17,7 +17,7 @@ with the board turned round and the colours exchanged, which keeps the
 value: odd n is always a win for the side to move.
 
 :class:`ExitFinder` states the rule on numpy arrays; the engine's first pass
-runs it compiled, position by position (:mod:`Util.kernels.exits`, tested
+runs it compiled, position by position (:mod:`Util.retrograde_kernels.exits`, tested
 equal to this), and uses this one for the few en passant captures.
 
 A promotion puts the new piece on the last rank, so of a table with pawns

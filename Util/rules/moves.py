@@ -1,6 +1,6 @@
 """Moves and un-moves on arrays of table indices, for whole arrays of positions at once.
 
-The engine's hot loops (:mod:`Util.kernels`) generate the same moves one
+The engine's hot loops (:mod:`Util.retrograde_kernels`) generate the same moves one
 position at a time; this module serves the passes over arrays: captures
 and promotions (:mod:`Util.rules.exits`), en passant (:mod:`Util.rules.en_passant`),
 and whether a side has a move at all.

@@ -6,7 +6,7 @@ is mated in n plies), or :data:`UNKNOWN` where it is in no S_n (a draw, or
 no legal position).  Inside the engine two more meanings live in the same
 byte: :data:`ILLEGAL` marks an index that is no legal position, and the
 bytes just below it hold the loss counters of undecided positions (see
-:mod:`Util.kernels.counters`).  The exit byte of a position (see
+:mod:`Util.retrograde_kernels.counters`).  The exit byte of a position (see
 :mod:`Util.rules.exits`) uses the same numbers for the best capture or promotion,
 with :data:`NO_EXIT` where there is none and :data:`DRAW` where it draws.
 
@@ -43,7 +43,7 @@ def to_unknown_from(values: np.ndarray, low: int) -> None:
 
 def undecided(values: np.ndarray, floor: int = UNKNOWN) -> np.ndarray:
     """Which of the engine's DTM bytes are undecided positions: UNKNOWN, or a loss counter (bytes from
-    ``floor`` up, ILLEGAL excepted; see :mod:`Util.kernels.counters`)."""
+    ``floor`` up, ILLEGAL excepted; see :mod:`Util.retrograde_kernels.counters`)."""
     return (values == UNKNOWN) | ((values >= floor) & (values != ILLEGAL))
 
 

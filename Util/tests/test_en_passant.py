@@ -5,8 +5,8 @@ import pytest
 
 from Util.rules.en_passant import double_step_candidates, find_double_steps
 from Util.table.values import UNKNOWN
-from Util.kernels.board import PackedLayout
-from Util.kernels.legality import mark_legality
+from Util.retrograde_kernels.board import PackedLayout
+from Util.retrograde_kernels.legality import mark_legality
 from Util.table.index_scheme import Layout
 from Util.board.material import Material
 

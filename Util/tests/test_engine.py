@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from Util.table.values import UNKNOWN
-from Util.engine import EnginePolicy, compute_table
+from Util.retrograde import EnginePolicy, compute_table
 from Util.board.material import Material
 
 
@@ -57,7 +57,7 @@ def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(mate
     side's moves lead into (a White pawn's promotion tables) before the other side's exit bytes are
     written; where both sides have pawns (KPvKP), each side's en passant captures are valued in its own
     half. Forced onto four-piece tables here, it must give the very same arrays."""
-    from Util.engine import first_pass
+    from Util.retrograde import first_pass
 
     expected = store.get(material)
     subtables = store.subtables_of(Material.parse(material))  # each with only the sides the engine reads
@@ -101,7 +101,7 @@ def test_counting_black_losses_gives_the_same_table_as_checking_forward(material
     arrays, and so must counting that stops half way, where the values would reach the counters' bytes
     (as in KPPvKP, 254 plies deep): pawnless tables with diagonal twins, pawns, en passant (KPvKP)."""
     from Util.table.values import ILLEGAL
-    from Util.kernels import counters
+    from Util.retrograde_kernels import counters
 
     calls = []
     count_losses = counters.count_losses
@@ -136,8 +136,8 @@ def test_large_frontiers_are_read_from_the_values_and_give_the_same_table(materi
     """A ply's new positions are listed only when few; many (a five-piece table's biggest S_n) stay in the
     DTM array, and the next ply's jobs find them a span at a time.  Forced on every ply of a small table,
     resumed from a checkpoint too, that must give the very same arrays."""
-    from Util.engine import counting, jobs, plies
-    from Util.engine.frontiers import FrontierScan
+    from Util.retrograde import counting, jobs, plies
+    from Util.retrograde.frontiers import FrontierScan
 
     material = Material.parse(material)
     subtables = dict(store.subtables_of(material))
@@ -172,7 +172,7 @@ def test_the_deepest_ply_is_done_apart_and_a_deeper_mate_is_refused(material, st
     its positions are hidden from the other side's check and written after publishing.  Made the deepest
     ply of a small table (its own last ply, an even one: Black mated), that path must give the same table;
     made the even ply before, there are mates longer than it, which must be refused."""
-    from Util.engine.plies import Plies
+    from Util.retrograde.plies import Plies
 
     material = Material.parse(material)
     subtables = {m: store.get(m) for m in material.dependencies()}
@@ -260,10 +260,10 @@ def test_counting_jobs_take_whole_owner_groups(side, store):
     Black's un-moves, black-king squares up to symmetry for White's), listed or left in the values, no
     group is split between two jobs, and together the jobs take every position."""
     from Util.runtime.parallel import Threads
-    from Util.engine.frontiers import FrontierScan
-    from Util.engine.jobs import owner_jobs, owner_keys
-    from Util.engine.policy import EnginePolicy
-    from Util.engine.state import WorkingTable
+    from Util.retrograde.frontiers import FrontierScan
+    from Util.retrograde.jobs import owner_jobs, owner_keys
+    from Util.retrograde.policy import EnginePolicy
+    from Util.retrograde.state import WorkingTable
 
     material = Material.parse("KQvKR")
     engine = WorkingTable(material, Threads(2), EnginePolicy())
@@ -302,7 +302,7 @@ def test_every_move_stays_in_its_owner_group(name):
 
     from Util.board.integer import board_squares
     from Util.table.index_scheme import Layout
-    from Util.engine.jobs import owner_keys
+    from Util.retrograde.jobs import owner_keys
     from Util.board.random_boards import random_legal_boards
 
     material = Material.parse(name)
@@ -331,7 +331,7 @@ def test_white_counters_set_at_any_ply_give_the_same_table(name, store, monkeypa
     """White's loss plies check forward until that has taken as long as setting all counters in one pass
     would (LossCounters.white_counts_down), then make the pass and count down from then on: the table is
     the same whether the pass comes at White's first loss ply, at a later one or never."""
-    from Util.kernels import counters
+    from Util.retrograde_kernels import counters
 
     material = Material.parse(name)
     expected = store.get(material)
@@ -359,7 +359,7 @@ def test_plies_by_runs_of_64_give_the_same_table(name, store, monkeypatch):
     (kernels.plies.mark_wins_runs) and White's counting loss plies (kernels.counters.count_white_runs).
     Forced on every such ply (every frontier left in the array, White's counters set at its first loss
     ply), the table equals the one whose frontiers are all listed."""
-    from Util.kernels import counters, plies
+    from Util.retrograde_kernels import counters, plies
 
     material = Material.parse(name)
     subtables = {m: store.get(m) for m in material.dependencies()}
@@ -402,7 +402,7 @@ def test_new_positions_sorted_either_way_give_the_same_table(name, store):
 def test_sort_distinct_orders_and_drops_repeats_and_leaves_the_bits_zero(size):
     """kernels.sorting.sort_distinct gives what np.unique gives, the first and last index of a word included, and
     leaves its bitmap as it found it, all zero (the engine lends it the forward checks' bits)."""
-    from Util.kernels.sorting import sort_distinct
+    from Util.retrograde_kernels.sorting import sort_distinct
 
     rng = np.random.default_rng(size)
     table = 1 << 18
@@ -419,7 +419,7 @@ def test_sort_distinct_orders_and_drops_repeats_and_leaves_the_bits_zero(size):
 def test_sort_distinct_refuses_a_bitmap_that_was_not_all_zero():
     """A bit left set (by a ply that did not clear its forward checks' bits) would add a position no job
     found: sort_distinct raises rather than write past the end of its list."""
-    from Util.kernels.sorting import sort_distinct
+    from Util.retrograde_kernels.sorting import sort_distinct
 
     bits = np.zeros(64, np.uint64)
     bits[500 >> 6] = np.uint64(1) << np.uint64(500 & 63)
@@ -433,7 +433,7 @@ def test_exit_scan_lists_each_ply_as_the_exit_bytes_hold_it(threads):
     made per span in the first pass; what it lists must be exactly where the bytes hold that value."""
     from Util.table.values import DRAW, NO_EXIT
     from Util.runtime.parallel import Threads
-    from Util.engine.frontiers import ExitScan
+    from Util.retrograde.frontiers import ExitScan
 
     rng = np.random.default_rng(threads)
     values = rng.choice(np.array([NO_EXIT, DRAW, 1, 2, 3, 4, 7, 8, 40, 41, 200], np.uint8), 100_000,

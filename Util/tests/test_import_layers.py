@@ -8,6 +8,7 @@ closed by a late import is found as well as one at the top.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Dict, List, Set, Tuple
 
@@ -101,9 +102,9 @@ def _reaches(module: str) -> Set[str]:
 def test_the_graph_is_read_from_the_source():
     """The reader finds what is there: the engine's top imports the table type and its policy, the
     kernels' plies import the board, the calculation (a relative import of a package) the engine."""
-    assert {"Util.table.dtm_table", "Util.engine.policy"} <= GRAPH["Util.engine.compute"]
-    assert "Util.kernels.board" in GRAPH["Util.kernels.plies"]
-    assert "Util.engine" in GRAPH["Util.calculation.store"]
+    assert {"Util.table.dtm_table", "Util.retrograde.policy"} <= GRAPH["Util.retrograde.compute"]
+    assert "Util.retrograde_kernels.board" in GRAPH["Util.retrograde_kernels.plies"]
+    assert "Util.retrograde" in GRAPH["Util.calculation.store"]
     assert "Util.board.material" in GRAPH["Util.play.setup"]
     assert len(MODULES) > 40
 
@@ -124,14 +125,14 @@ ROOM_LEVELS: List[Set[str]] = [
     {"folders", "runtime", "board"},  # ground: folders, threads and progress; material, the integer, symmetry
     {"table"},  # a table as data
     {"rules"},  # the rules on arrays of indices
-    {"kernels"},  # the compiled loops
-    {"engine", "files"},  # the retrograde engine; the file formats
+    {"retrograde_kernels"},  # the retrograde generator's compiled loops
+    {"retrograde", "files"},  # the retrograde generator; the file formats
     {"calculation"},  # tables into files
     {"probing"},  # tables out of files
     {"tablebase"},  # the face of probing
     {"sequence"},  # the thesis's look-up API
     {"play", "validation", "whole_game"},  # games, checks against references, the whole-game engine
-    {"stockfish", "server", "bench"},
+    {"stockfish", "server", "bench", "whole_game_lab"},  # the lab: matches, suites, tuning of the whole game
     {"notebook"},  # what the notebooks show (figures of the Stockfish comparison too)
     {"cli", "__main__"},
 ]
@@ -142,6 +143,22 @@ def _room(module: str) -> str:
     """``Util.play.session`` -> ``play``; ``Util.cli`` -> ``cli``; the package itself -> ``""``."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else ""
+
+
+def _documented_levels() -> Dict[str, int]:
+    """The rooms and levels of docs/design.md's layer table (``| 9 | `play/` | ... |``), by room name."""
+    text = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
+    documented = {}
+    for level, rooms in re.findall(r"^\| (\d+) \| ([^|]+) \|", text, flags=re.MULTILINE):
+        for room in re.findall(r"`([^`]+)`", rooms):
+            documented[room.removesuffix("/").removesuffix(".py")] = int(level)
+    return documented
+
+
+def test_the_design_page_draws_the_same_levels():
+    """docs/design.md's table of rooms and levels is the one ROOM_LEVELS holds: a room moved in one place and
+    not the other fails here."""
+    assert _documented_levels() == LEVEL_OF
 
 
 def test_every_room_has_a_level():
@@ -165,14 +182,16 @@ def test_a_room_never_imports_a_higher_one(room):
     ("Util.runtime", "Util.board"),  # how work runs knows nothing of chess
     ("Util.runtime", "Util.table"),
     ("Util.board", "Util.table"),  # the board knows nothing of tables
-    ("Util.kernels", "Util.engine"),  # the compiled loops never import the orchestration
-    ("Util.table", "Util.engine"),
-    ("Util.engine", "Util.calculation"),  # the engine knows nothing of files and folders
-    ("Util.engine", "Util.files"),
-    ("Util.engine", "Util.folders"),
-    ("Util.files", "Util.engine"),  # a file format does not need the engine to be read
-    ("Util.engine", "Util.whole_game"),  # the retrograde engine never uses the whole-game one
+    ("Util.retrograde_kernels", "Util.retrograde"),  # the compiled loops never import the orchestration
+    ("Util.table", "Util.retrograde"),
+    ("Util.retrograde", "Util.calculation"),  # the engine knows nothing of files and folders
+    ("Util.retrograde", "Util.files"),
+    ("Util.retrograde", "Util.folders"),
+    ("Util.files", "Util.retrograde"),  # a file format does not need the engine to be read
+    ("Util.retrograde", "Util.whole_game"),  # the retrograde engine never uses the whole-game one
     ("Util.calculation", "Util.whole_game"),
+    ("Util.retrograde", "Util.whole_game_lab"),
+    ("Util.whole_game", "Util.whole_game_lab"),  # the engine never needs its lab
     ("Util.whole_game.kernels", "Util.whole_game.search"),  # the whole game's compiled loops never import
     ("Util.whole_game.kernels", "Util.whole_game.player"),  # what drives them
     ("Util.whole_game.kernels", "Util.tablebase"),

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from Util.board.integer import board_squares
-from Util.kernels.board import KIND_OF_LETTER, PackedLayout, children, pack_small, parents
-from Util.kernels.legality import status
+from Util.retrograde_kernels.board import KIND_OF_LETTER, PackedLayout, children, pack_small, parents
+from Util.retrograde_kernels.legality import status
 from Util.table.index_scheme import Layout
 from Util.board.material import Material
 from Util.board.random_boards import random_legal_boards
@@ -149,7 +149,7 @@ def test_first_pass_legality_equals_status_position_by_position(name):
     """mark_legality (64 indices at a time, only the last piece looked at per index) marks ILLEGAL and sets
     the check bits exactly where status (checked against python-chess above) says so, at every index of
     a table; for five pieces, a slice across many values of every piece."""
-    from Util.kernels.legality import mark_legality
+    from Util.retrograde_kernels.legality import mark_legality
 
     layout = Layout(Material.parse(name))
     lay = PackedLayout.of(layout)
@@ -178,9 +178,9 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
     a king's captures, promotions with and without a capture, children stored with the colours swapped."""
     from Util.table.values import NO_EXIT, UNKNOWN
     from Util.rules.exits import ExitFinder, SubTables
-    from Util.kernels.exits import ExitPass
-    from Util.kernels.legality import mark_legality
-    from Util.kernels.board import PackedLayout
+    from Util.retrograde_kernels.exits import ExitPass
+    from Util.retrograde_kernels.legality import mark_legality
+    from Util.retrograde_kernels.board import PackedLayout
 
     material = Material.parse(name)
     layout = Layout(material)
@@ -206,7 +206,7 @@ def test_compiled_exit_bytes_equal_the_numpy_exits(name, store):
 
 def _engine_before_ply_one(name: str, store):
     """The working table of ``name`` (one thread) after the first pass and the mates, Black's counters set."""
-    from Util.engine.compute import start_calculation
+    from Util.retrograde.compute import start_calculation
     from Util.runtime.parallel import Threads
 
     material = Material.parse(name)
@@ -234,7 +234,7 @@ def test_the_counters_pass_finds_blacks_mates_where_white_never_loses(name, stor
     """With a lone black king, Black's mates come out of the counters' pass (Plies.first_ply, on two
     threads): every entry python-chess calls checkmate gets 0 (the diagonal twins of KQvK, the swapped
     bishops of KBBvK included), and the arrays are those of the mates kernel followed by the pass."""
-    from Util.engine.compute import start_calculation
+    from Util.retrograde.compute import start_calculation
     from Util.runtime.parallel import Threads
 
     material = Material.parse(name)
@@ -283,7 +283,7 @@ def test_white_counters_count_the_legal_moves(name, store):
     (both diagonal twins of the position after it lead back by a king's un-move), or NEVER where a
     capture or promotion draws or wins for White."""
     from Util.table.values import ILLEGAL
-    from Util.kernels.counters import set_white_counters
+    from Util.retrograde_kernels.counters import set_white_counters
     from Util.board.symmetry import TRANSFORMS
 
     engine = _engine_before_ply_one(name, store)
@@ -308,8 +308,8 @@ def test_white_counters_count_the_legal_moves(name, store):
     assert doubled > 0 or material.has_pawns
     # a counter set when a ply first reaches the position (after a resume) comes out the same
     from Util.table.values import UNKNOWN
-    from Util.kernels.blocks import scratch_buffers
-    from Util.kernels.counters import set_counters
+    from Util.retrograde_kernels.blocks import scratch_buffers
+    from Util.retrograde_kernels.counters import set_counters
 
     sample = np.concatenate([rng.choice(counted, 40, replace=False), rng.choice(never, 20, replace=False)])
     buffers = scratch_buffers()
@@ -328,7 +328,7 @@ def test_the_entries_of_one_position_with_identical_pieces(name):
     from), and every entry leads to that one."""
     from itertools import permutations
 
-    from Util.kernels.entries import is_sorted_entry, other_entry, other_entry_count, sorted_entry
+    from Util.retrograde_kernels.entries import is_sorted_entry, other_entry, other_entry_count, sorted_entry
 
     layout = Layout(Material.parse(name))
     lay = PackedLayout.of(layout)
@@ -354,7 +354,7 @@ def test_a_king_on_the_diagonal_gives_a_mirror_entry(name):
     """Without pawns, a white king on the a1-h8 diagonal gives each position a mirror entry (and its
     identical pieces swapped): python-chess sees one board in all of them, and every one of them names
     the lowest as the first entry, the one the plies take for all."""
-    from Util.kernels.entries import first_entry, has_mirror, mirror_entry, other_entry, other_entry_count
+    from Util.retrograde_kernels.entries import first_entry, has_mirror, mirror_entry, other_entry, other_entry_count
 
     layout = Layout(Material.parse(name))
     lay = PackedLayout.of(layout)
@@ -383,7 +383,7 @@ def _random_positions(layout: Layout, count: int) -> list:
 
 
 def test_a_table_without_identical_pieces_has_one_entry_per_position():
-    from Util.kernels.entries import first_entry, is_sorted_entry, other_entry_count, sorted_entry
+    from Util.retrograde_kernels.entries import first_entry, is_sorted_entry, other_entry_count, sorted_entry
 
     lay = PackedLayout.of(Layout(Material.parse("KRBNvK")))
     assert other_entry_count(lay) == 0
@@ -394,7 +394,7 @@ def test_a_table_without_identical_pieces_has_one_entry_per_position():
 
 @pytest.mark.parametrize("size, period", [(0, 1), (7, 1), (1 << 16, 1), (4099, 64), (1 << 15, 4096)])
 def test_weighed_byte_counts_are_numpys_weighed_bincount(size, period):
-    from Util.kernels.sorting import weighed_byte_counts
+    from Util.retrograde_kernels.sorting import weighed_byte_counts
 
     rng = np.random.default_rng(size + period)
     values = np.where(rng.random(size) < 0.5, 255, rng.integers(0, 40, size)).astype(np.uint8)

@@ -9,7 +9,7 @@ import pytest
 
 from Util.tests.parts import missing_part
 from Util.whole_game.levels import LEVELS, LevelPlayer, level_for_elo, parse_level
-from Util.whole_game.match import default_openings_file, read_openings
+from Util.whole_game_lab.match import default_openings_file, read_openings
 from Util.whole_game.player import Player
 from Util.whole_game.root_moves import rank_root_moves, rank_root_moves_deepening
 from Util.whole_game.search import Limits

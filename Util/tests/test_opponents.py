@@ -1,4 +1,4 @@
-"""Opening an engine for a match or a suite (Util/whole_game/opponents.py): an engine slow to get ready,
+"""Opening an engine for a match or a suite (Util/whole_game_lab/opponents.py): an engine slow to get ready,
 as ours is on its first start after the code changed (its kernels compile), is waited for, not given up
 on after python-chess's usual 10 s."""
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from Util.whole_game.opponents import EngineSpec, open_engine
+from Util.whole_game_lab.opponents import EngineSpec, open_engine
 
 #: A real UCI process that answers ``uci`` at once and its first ``isready`` only after DELAY seconds (as
 #: ours does while its kernels compile), the next ones at once.

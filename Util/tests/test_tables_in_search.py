@@ -16,7 +16,7 @@ from Util.board.random_boards import random_legal_board
 from Util.board.symmetry import TRANSFORMS, folding_transform
 from Util.tablebase import Tablebase
 from Util.whole_game.endgame import DEFAULT_SEARCH_TABLES_MB, SearchTables, reachable_materials
-from Util.whole_game.game_bench import SEARCH_POSITIONS
+from Util.whole_game_lab.game_bench import SEARCH_POSITIONS
 from Util.whole_game.kernels import tables as kernel
 from Util.whole_game.kernels.search import MATE
 from Util.whole_game.position import to_arrays

@@ -16,9 +16,9 @@ import pytest
 from Util.tests.parts import missing_part
 from Util.whole_game.evaluation import (DEFAULT_WEIGHTS, evaluate, parameters, piece_square_tables, read_weights,
                                         weights_from_json, weights_to_json)
-from Util.whole_game.match import default_openings_file, read_openings
-from Util.whole_game.opponents import engine_spec
-from Util.whole_game.tuning import (FACTOR_NAMES, Labelled, PositionSet, QuietCheck, fit, fit_k, loss,
+from Util.whole_game_lab.match import default_openings_file, read_openings
+from Util.whole_game_lab.opponents import engine_spec
+from Util.whole_game_lab.tuning import (FACTOR_NAMES, Labelled, PositionSet, QuietCheck, fit, fit_k, loss,
                                     label_pgn, open_stockfish, read_cache, append_cache, tunable_names, value_of,
                                     with_value)
 from Util.whole_game.uci import UciEngine

@@ -1,4 +1,4 @@
-"""The match statistics of Util/whole_game/elo.py against values computed another way."""
+"""The match statistics of Util/whole_game_lab/elo.py against values computed another way."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from Util.whole_game.elo import elo_difference, likelihood_of_superiority, match_result
+from Util.whole_game_lab.elo import elo_difference, likelihood_of_superiority, match_result
 
 
 def expected_score(elo: float) -> float:

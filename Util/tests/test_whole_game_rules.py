@@ -14,7 +14,7 @@ import pytest
 from Util.whole_game.kernels.movegen import MAX_MOVES, generate
 from Util.whole_game.kernels.position import KEYS, PLY, make_move, unmake_move
 from Util.whole_game.perft import divide, perft
-from Util.whole_game.perft_check import published_counts, suites_folder
+from Util.whole_game_lab.perft_check import published_counts, suites_folder
 from Util.whole_game.position import from_move, tables, to_arrays, to_move
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -9,9 +9,9 @@ import time
 import chess
 import pytest
 
-from Util.whole_game.perft_check import suites_folder
+from Util.whole_game_lab.perft_check import suites_folder
 from Util.whole_game.search import Limits, Searcher, SearchInfo, time_budget
-from Util.whole_game.suites import mate_solved
+from Util.whole_game_lab.suites import mate_solved
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 

@@ -1,5 +1,5 @@
 """The suite runner's reading of EPD and mate files, its judge of mates and its budgets
-(Util/whole_game/suites.py)."""
+(Util/whole_game_lab/suites.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import chess
 import chess.engine
 import pytest
 
-from Util.whole_game.match import TimeControl, read_openings, shared_suites
-from Util.whole_game.opponents import engine_spec
-from Util.whole_game.suites import budget_limit, budget_text, forced_mate, mate_solved, read_suite, run_suite
+from Util.whole_game_lab.match import TimeControl, read_openings, shared_suites
+from Util.whole_game_lab.opponents import engine_spec
+from Util.whole_game_lab.suites import budget_limit, budget_text, forced_mate, mate_solved, read_suite, run_suite
 
 SUITES = shared_suites()
 

@@ -15,7 +15,7 @@ import chess
 import chess.engine
 import pytest
 
-from Util.whole_game.match import TimeControl, play_game
+from Util.whole_game_lab.match import TimeControl, play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = [sys.executable, "-m", "Util", "uci"]

@@ -178,7 +178,7 @@ def read_weights(path: Union[str, os.PathLike]) -> Weights:
     or ValueError, naming the file, when it is missing or not weights."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"weights file {path} not found (write one with python -m Util.whole_game.tuning --out FILE)")
+        raise FileNotFoundError(f"weights file {path} not found (write one with python -m Util.whole_game_lab.tuning --out FILE)")
     try:
         return weights_from_json(path.read_text())
     except ValueError as error:

@@ -18,7 +18,7 @@ default results folder), ``TablebaseMemory`` (MB of those tables held in
 memory and probed inside the search; 0: the tables only at the root),
 ``Move Overhead`` (ms kept back from every clock for the GUI and the pipe),
 ``WeightsFile`` (the evaluation's weights as JSON, as ``python -m
-Util.whole_game.tuning --out FILE`` writes them; empty: the default weights).
+Util.whole_game_lab.tuning --out FILE`` writes them; empty: the default weights).
 The compiled search is loaded in the background from
 the start, so that ``uciok`` comes at once and ``readyok`` once it is loaded.
 """

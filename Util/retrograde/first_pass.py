@@ -1,9 +1,9 @@
 """The first pass: every index visited once, before the plies.
 
 It marks the indices that are no legal position ILLEGAL (both sides to
-move) and sets the in-check bits (:mod:`Util.kernels.legality`); it gives
+move) and sets the in-check bits (:mod:`Util.retrograde_kernels.legality`); it gives
 every position of a side that can lose its exit byte, the best result of a
-capture or promotion into a smaller table (:mod:`Util.kernels.exits`), and
+capture or promotion into a smaller table (:mod:`Util.retrograde_kernels.exits`), and
 lists, per ply, the positions such a move decides; and it finds the en
 passant double steps (:mod:`Util.rules.en_passant`).  It is the only pass that
 reads the sub-tables: with ``release_subtables`` it lets them go as soon
@@ -20,8 +20,8 @@ import numpy as np
 from ..table.values import DRAW, ILLEGAL, NO_EXIT
 from ..rules.en_passant import DoubleSteps, capture_exits, double_step_candidates, find_double_steps
 from ..rules.exits import ExitFinder, SubTables
-from ..kernels.exits import ExitPass
-from ..kernels.legality import mark_legality
+from ..retrograde_kernels.exits import ExitPass
+from ..retrograde_kernels.legality import mark_legality
 from ..board.material import Material
 from ..rules.moves import successors
 from .frontiers import ExitList, ExitScan

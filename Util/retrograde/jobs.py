@@ -28,7 +28,7 @@ import numpy as np
 
 from ..table.dtm_table import CHUNK
 from ..table.values import ILLEGAL, undecided
-from ..kernels.sorting import sort_distinct
+from ..retrograde_kernels.sorting import sort_distinct
 from ..table.index_scheme import Layout
 from .frontiers import Frontier, FrontierScan, spans, spans_of
 from .state import BLACK, WHITE, WorkingTable

@@ -1,6 +1,6 @@
 """Blocks of positions, compiled: their predecessors, and the forward check of loss candidates.
 
-The plies (:mod:`Util.kernels.plies`) gather the predecessors of a block of
+The plies (:mod:`Util.retrograde_kernels.plies`) gather the predecessors of a block of
 frontier positions (:func:`block_predecessors`), keep those still undecided
 (:func:`keep_undecided`), and, for a loss, those whose every move leads into
 a position the opponent wins (:func:`keep_losing`, the forward check).

@@ -3,7 +3,7 @@ Win At Chess at a fixed number of nodes a position (solved: the best move the su
 and on fixed positions to a fixed depth (nodes needed).  Fixed nodes, not time, so the figures do not
 depend on how busy the machine is::
 
-    python -m Util.whole_game.feature_worth [--nodes 20000] [--positions 300] [--depth 8]
+    python -m Util.whole_game_lab.feature_worth [--nodes 20000] [--positions 300] [--depth 8]
 
 Needs the shared suites' ``wac.epd`` (``$SUITES_PATH`` or ``../shared/suites``).
 """
@@ -17,9 +17,9 @@ from typing import List, Tuple
 import chess
 from tqdm.auto import tqdm
 
-from .kernels.work import FEATURE_NAMES
+from ..whole_game.kernels.work import FEATURE_NAMES
 from .perft_check import suites_folder
-from .search import Limits, Searcher
+from ..whole_game.search import Limits, Searcher
 
 DEPTH_POSITIONS = (
     chess.STARTING_FEN,

@@ -4,7 +4,7 @@ A loss candidate is mated in n only if *every* legal move leads into a
 mate already found.  Checked forward, a candidate reached in ply after ply
 is checked again each time; a counter of the moves not yet refuted, counted
 down by every un-move into it, checks it once.  The counters live in the
-candidates' own DTM bytes (see :mod:`Util.kernels.counters`), so they cost
+candidates' own DTM bytes (see :mod:`Util.retrograde_kernels.counters`), so they cost
 no memory, but they must give way before the plies' values reach their
 bytes.  Black's are set for every position before ply 1; White's only once
 its forward checks have cost what setting them would (:meth:`LossCounters.white_counts_down`).
@@ -19,7 +19,7 @@ from typing import Optional
 import numpy as np
 
 from ..table.values import UNKNOWN
-from ..kernels import counters as counter_kernels
+from ..retrograde_kernels import counters as counter_kernels
 from ..table.index_scheme import Layout
 from .frontiers import Frontier
 from .jobs import collect

@@ -1,6 +1,6 @@
 """The rules of :mod:`Util.rules.legality`, compiled: legality and check of one position at a time.
 
-The engine's first pass (:mod:`Util.engine.first_pass`) visits every index of a table once:
+The engine's first pass (:mod:`Util.retrograde.first_pass`) visits every index of a table once:
 is the position legal with White to move, with Black to move, and who is
 in check.  :mod:`Util.rules.legality` answers that for whole numpy arrays; here the
 same rules run position by position with numba (:func:`status`), without

@@ -1,7 +1,7 @@
 """Texel's method for the evaluation's weights: quiet positions labelled with an expected score, and the
 weights that make ``sigmoid(K * evaluation)`` fit those labels best (least mean squared error)::
 
-    python -m Util.whole_game.tuning [--positions 6000] [--depth 8] [--pgn GAMES.pgn ...]
+    python -m Util.whole_game_lab.tuning [--positions 6000] [--depth 8] [--pgn GAMES.pgn ...]
                                      [--labels stockfish|results|all] [--params factors|values|all]
                                      [--cache Tests/tuning_positions.tsv] [--out tuned.json]
 
@@ -45,13 +45,13 @@ import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
-from .evaluation import DEFAULT_WEIGHTS, Weights, parameters, weights_to_json
-from .kernels.evaluation import PARAMS_SIZE
-from .kernels.evaluation import evaluate as evaluate_kernel
-from .kernels.position import SIDE
-from .kernels.search import INFINITE, quiesce
-from .kernels.work import FEATURE_NAMES, FEATURES, PARAMS, work_size
-from .position import tables, to_arrays
+from ..whole_game.evaluation import DEFAULT_WEIGHTS, Weights, parameters, weights_to_json
+from ..whole_game.kernels.evaluation import PARAMS_SIZE
+from ..whole_game.kernels.evaluation import evaluate as evaluate_kernel
+from ..whole_game.kernels.position import SIDE
+from ..whole_game.kernels.search import INFINITE, quiesce
+from ..whole_game.kernels.work import FEATURE_NAMES, FEATURES, PARAMS, work_size
+from ..whole_game.position import tables, to_arrays
 
 __all__ = ["FACTOR_NAMES", "Labelled", "PositionSet", "expected_score", "fit", "fit_k", "label_openings",
            "label_pgn", "loss", "read_cache", "tunable_names", "with_value"]

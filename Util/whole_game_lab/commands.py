@@ -15,7 +15,7 @@ __all__ = ["add_game_commands"]
 
 
 def _cmd_uci(args) -> int:
-    from .uci import run_uci
+    from ..whole_game.uci import run_uci
 
     return run_uci(results=args.results, book=args.book)
 
@@ -23,8 +23,8 @@ def _cmd_uci(args) -> int:
 def _cmd_play(args) -> int:
     import chess
 
-    from .console import play_console
-    from .player import DEFAULT, Player
+    from ..whole_game.console import play_console
+    from ..whole_game.player import DEFAULT, Player
 
     if args.time <= 0:
         print("play: --time must be a positive number of seconds", file=sys.stderr)

@@ -16,8 +16,8 @@ import numpy as np
 from ..table.dtm_table import CHUNK
 from ..table.values import UNKNOWN
 from ..rules.en_passant import DoubleSteps
-from ..kernels.board import PackedLayout
-from ..kernels.counters import count_undecided
+from ..retrograde_kernels.board import PackedLayout
+from ..retrograde_kernels.counters import count_undecided
 from ..table.index_scheme import Layout
 from ..board.material import Material
 from ..runtime.parallel import Threads

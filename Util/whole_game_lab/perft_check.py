@@ -1,7 +1,7 @@
 """Checks the compiled perft against every published count of the shared suites' ``perft.tsv`` and
 ``perftsuite.epd``, and prints its speed::
 
-    python -m Util.whole_game.perft_check [SUITES_FOLDER] [--max-nodes N]
+    python -m Util.whole_game_lab.perft_check [SUITES_FOLDER] [--max-nodes N]
 
 SUITES_FOLDER defaults to ``$SUITES_PATH`` or ``../shared/suites`` beside the repository; counts above
 ``--max-nodes`` (default 10^9, about a minute each; 0 for all, though the deepest lines, up to 10^21
@@ -19,7 +19,7 @@ from typing import Iterator, Tuple
 
 import chess
 
-from .perft import perft
+from ..whole_game.perft import perft
 
 
 def suites_folder() -> Path:

@@ -16,7 +16,7 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 import numpy as np
 
 from ..table.values import DRAW, NO_EXIT, UNKNOWN
-from ..kernels.sorting import bucket_by_value, group_exit_bytes
+from ..retrograde_kernels.sorting import bucket_by_value, group_exit_bytes
 from ..runtime.parallel import Threads
 
 

@@ -1,7 +1,7 @@
 """The engines a match or a suite can run, by a short name or a command.
 
 ``ours`` (this engine, ``python -m Util uci``; ``ours:weights=FILE`` evaluates
-with the weights of a JSON file, as ``python -m Util.whole_game.tuning --out
+with the weights of a JSON file, as ``python -m Util.whole_game_lab.tuning --out
 FILE`` writes them; ``ours:TablebaseMemory=0`` or any of its UCI options as
 ``NAME=VALUE``, several separated by commas), ``sunfish`` (PyPI's sunfish,
 its UCI entry point), ``stockfish`` or ``stockfish:ELO`` (Debian's Stockfish,
@@ -102,7 +102,7 @@ def _ours(text: str, argument: str, own_book: bool) -> EngineSpec:
     (``ours:TablebaseMemory=0``; ``weights=FILE`` is short for ``WeightsFile=FILE``, a JSON file of weights
     checked here, so that a match does not start with an engine that would refuse it).  The PGN names the
     engine with what was set."""
-    from .uci import DEFAULT_OPTIONS
+    from ..whole_game.uci import DEFAULT_OPTIONS
 
     command = [sys.executable, "-m", "Util", "uci"]
     options: Dict[str, object] = {"OwnBook": own_book}
@@ -117,7 +117,7 @@ def _ours(text: str, argument: str, own_book: bool) -> EngineSpec:
                              f"or ours:OPTION=VALUE,... with the options {', '.join(DEFAULT_OPTIONS)}")
         value = value.strip()
         if name == "WeightsFile":
-            from .evaluation import read_weights
+            from ..whole_game.evaluation import read_weights
 
             path = Path(value).expanduser().resolve()
             read_weights(path)  # FileNotFoundError / ValueError naming the file

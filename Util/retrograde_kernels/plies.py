@@ -3,7 +3,7 @@
 * **marking wins** (:func:`mark_wins`): un-make each move of the side to
   move from a frontier position; every predecessor still undecided gets n;
 * **marking losses** (:func:`mark_losses`): the same predecessors are only
-  candidates; one gets n when its forward check (:func:`~Util.kernels.blocks.keep_losing`)
+  candidates; one gets n when its forward check (:func:`~Util.retrograde_kernels.blocks.keep_losing`)
   finds that every move leads into a position won by the other side in
   n - 1 at the latest, with one in exactly n - 1; or (:func:`count_losses`)
   when its counter of moves not yet refuted reaches zero;
@@ -12,7 +12,7 @@
 
 The whole-array numpy version needed an index array per move and piece;
 here one position's moves live in a few registers, and a forward check
-stops at the first move that escapes.  :mod:`Util.engine.plies` says which
+stops at the first move that escapes.  :mod:`Util.retrograde.plies` says which
 kernel runs on which positions, ply by ply.
 """
 

@@ -2,7 +2,7 @@
 
 Every field has today's default; a test (or a study of the engine) picks
 another path by passing an :class:`EnginePolicy` to
-:func:`Util.engine.compute_table`.  Whatever the policy, the table comes out
+:func:`Util.retrograde.compute_table`.  Whatever the policy, the table comes out
 byte for byte the same: the tests prove it path by path.  Figures behind
 the defaults are in docs/performance.md.
 """

@@ -1,5 +1,5 @@
 """Load every kernel's compiled code once, before anything is timed (:func:`warm_up`), and compile them all
-on a new machine with every core (:func:`compile_on_all_cores`, ``python -m Util.kernels.precompile``, which
+on a new machine with every core (:func:`compile_on_all_cores`, ``python -m Util.retrograde_kernels.precompile``, which
 ``scripts/setup.sh`` runs).
 
 numba compiles a kernel the first time it is called and keeps the machine code in ``__pycache__`` beside
@@ -107,5 +107,5 @@ def compile_on_all_cores(workers: int = 0) -> float:
 
 
 if __name__ == "__main__":
-    print(f"setup: the engine's kernels compiled (or loaded) and cached in Util/kernels/__pycache__ in "
+    print(f"setup: the engine's kernels compiled (or loaded) and cached in Util/retrograde_kernels/__pycache__ in "
           f"{compile_on_all_cores():.0f} s")

@@ -109,9 +109,9 @@ def _parts() -> tuple:
 
 
 def load_engine() -> None:
-    """Import the engine's modules and load every compiled kernel (Util.kernels.precompile.warm_up): what
+    """Import the engine's modules and load every compiled kernel (Util.retrograde_kernels.precompile.warm_up): what
     the first calculation of a process would do, done before anything is timed."""
-    from ..kernels.precompile import warm_up
+    from ..retrograde_kernels.precompile import warm_up
 
     _parts()
     warm_up()

@@ -37,7 +37,7 @@ from .entries import first_entry, is_sorted_entry, is_undecided, mark_other_entr
 # White's un-moves leave the black king where it is, or move it with the whole board by a symmetry (the
 # white king crossing into another canonical square): predecessors of frontier positions whose black
 # kings stand on squares no symmetry maps onto each other are different positions.  The engine hands each
-# thread whole groups of these and runs nothing else meanwhile (Util.engine.jobs.owner_jobs).  So a counter is
+# thread whole groups of these and runs nothing else meanwhile (Util.retrograde.jobs.owner_jobs).  So a counter is
 # counted down by a plain read and write, without a branch: twice as fast as the atomic compare-and-swap
 # that two threads counting one position at once would need (one Black loss ply of KQPvKR, 4 M frontier
 # positions, one thread: 1.34 s with compare-and-swap, 0.54 s counting without).

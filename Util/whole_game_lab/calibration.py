@@ -2,8 +2,8 @@
 
 ::
 
-    python -m Util.whole_game.calibration --levels 1-8 --games 4 --tc 10+0.1
-    python -m Util.whole_game.calibration uci 3          # level 3 as a UCI engine (for any GUI or match)
+    python -m Util.whole_game_lab.calibration --levels 1-8 --games 4 --tc 10+0.1
+    python -m Util.whole_game_lab.calibration uci 3          # level 3 as a UCI engine (for any GUI or match)
 
 For each level, the match runner of :mod:`.match` plays it against Debian's
 Stockfish limited to the ``UCI_Elo`` rung nearest the level's label (Stockfish
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from .elo import MatchResult
-from .levels import LEVELS, LevelPlayer
+from ..whole_game.levels import LEVELS, LevelPlayer
 from .match import TimeControl, default_openings_file, play_match, read_openings
 from .opponents import EngineSpec, engine_spec
 
@@ -46,7 +46,7 @@ def level_spec(number: int) -> EngineSpec:
     """Level ``number`` as a UCI engine (this module's ``uci`` command), its book off: the openings come
     from the match."""
     return EngineSpec(f"chessAI level {number}", "uci",
-                      [sys.executable, "-m", "Util.whole_game.calibration", "uci", str(number)],
+                      [sys.executable, "-m", "Util.whole_game_lab.calibration", "uci", str(number)],
                       {"OwnBook": False, "Move Overhead": MOVE_OVERHEAD_MS})
 
 
@@ -81,8 +81,8 @@ def run_level_uci(number: int) -> int:
     """Level ``number`` as a UCI engine on stdin/stdout until ``quit``."""
     import threading
 
-    from .player import Player
-    from .uci import UciEngine
+    from ..whole_game.player import Player
+    from ..whole_game.uci import UciEngine
 
     level = LEVELS[number - 1]
     # the kernels load while the match sets up (uciok must come at once); the first move waits for them
@@ -110,7 +110,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["uci"]:
         return run_level_uci(int(argv[1]) if len(argv) > 1 else len(LEVELS))
-    parser = argparse.ArgumentParser(prog="python -m Util.whole_game.calibration",
+    parser = argparse.ArgumentParser(prog="python -m Util.whole_game_lab.calibration",
                                      description="each level against Stockfish's UCI_Elo ladder")
     parser.add_argument("--levels", default=f"1-{len(LEVELS)}", help="e.g. 1-8 or 1,3,5")
     parser.add_argument("--games", type=int, default=10, help="games per level (pairs, colours swapped)")

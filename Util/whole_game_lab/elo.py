@@ -2,7 +2,7 @@
 
 ::
 
-    from Util.whole_game.elo import match_result
+    from Util.whole_game_lab.elo import match_result
 
     result = match_result(wins=60, draws=20, losses=20)
     result.elo, result.elo_low, result.elo_high   # +147.2 Elo, the 95 % interval around it

@@ -9,13 +9,13 @@
 * **Even n (the side to move is mated):** un-make the moves of the side to
   move from the other side's positions found mating in n-1; a candidate is
   mated in n only if *every* legal move leads into a mate already found:
-  checked forward, or counted down (:mod:`Util.engine.counting`).
+  checked forward, or counted down (:mod:`Util.retrograde.counting`).
 * A move into another table (a capture, a promotion) or an en passant
   double step decides its positions at the ply its value says: those
   positions are confirmed beside the frontier's.
 
-The loops over single positions run compiled (:mod:`Util.kernels.plies`);
-:mod:`Util.engine.jobs` hands their pieces to the threads.
+The loops over single positions run compiled (:mod:`Util.retrograde_kernels.plies`);
+:mod:`Util.retrograde.jobs` hands their pieces to the threads.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ import numpy as np
 
 from ..table.dtm_table import CHUNK
 from ..table.values import ILLEGAL, UNKNOWN, to_unknown_from
-from ..kernels import counters as counter_kernels
-from ..kernels import plies as ply_kernels
+from ..retrograde_kernels import counters as counter_kernels
+from ..retrograde_kernels import plies as ply_kernels
 from .counting import LossCounters
 from .first_pass import Exits
 from .frontiers import Frontier, spans

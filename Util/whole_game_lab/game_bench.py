@@ -121,7 +121,7 @@ def stockfish_perft(fen: str, depth: int, repeat: int = 3) -> Tuple[int, float]:
 def run_perft_bench(repeat: int) -> int:
     from pathlib import Path
 
-    from .perft import perft
+    from ..whole_game.perft import perft
 
     perft(chess.Board(), 2)  # the compiled kernels loaded (from numba's cache) before the clock starts
     have_stockfish = Path(STOCKFISH).exists()
@@ -163,7 +163,7 @@ def _sunfish_search(fen: str, seconds: float) -> Tuple[int, int, float]:
 
 
 def run_search_bench(seconds: float, repeat: int) -> int:
-    from .search import Limits, Searcher
+    from ..whole_game.search import Limits, Searcher
 
     try:
         import sunfish  # noqa: F401

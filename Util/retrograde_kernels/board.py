@@ -13,7 +13,7 @@ and no promotions (those are the exits, :mod:`Util.rules.exits`), no double step
 beside an enemy pawn (:mod:`Util.rules.en_passant`), the white king folded back
 onto its canonical squares by symmetry.  Compiled code is cached on disk
 (``cache=True``): only the first run on a machine compiles
-(:mod:`Util.kernels.precompile`).
+(:mod:`Util.retrograde_kernels.precompile`).
 """
 
 from __future__ import annotations
