@@ -11,8 +11,10 @@ SUDO=""
 # stockfish: the engine notebook 05 compares the AI with (/usr/games/stockfish);
 # chromium: the browser the tests of notebook 03 and of the trainer page drive through Playwright;
 # nodejs, npm: install and bundle the trainer page's JavaScript (web/: chessground, esbuild);
-# gnuchess-book: a public-domain Polyglot opening book, the whole-game AI's default book.
-packages=(libgaviotatb1 gaviotatb stockfish chromium nodejs gnuchess-book)
+# gnuchess-book: a public-domain Polyglot opening book, the whole-game AI's default book;
+# phalanx, glaurung, toga2, ethereal-chess: engines of the matches (python -m Util match), which the tests of the
+# match runner start (each under 0.5 MB).
+packages=(libgaviotatb1 gaviotatb stockfish chromium nodejs gnuchess-book phalanx glaurung toga2 ethereal-chess)
 # A Node.js from elsewhere (NodeSource's nodejs) brings its own npm and conflicts with Debian's package.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
