@@ -14,8 +14,9 @@ import chess.polyglot
 import numpy as np
 
 from .kernels.bitboards import build_tables
-from .kernels.position import (BOARD, CASTLE, CASTLING, DOUBLE, EMPTY, EN_PASSANT, EP, HALFMOVE, KEYS,
-                               MAX_HISTORY, PLY, POS_SIZE, SIDE, STATE_SIZE, compute_key)
+from .kernels.move import CASTLING, DOUBLE, EN_PASSANT, NORMAL, encode, from_square, promotion_of, to_square
+from .kernels.position import (BOARD, CASTLE, EMPTY, EP, HALFMOVE, KEYS, MAX_HISTORY, PLY, POS_SIZE, SIDE,
+                               STATE_SIZE, compute_key)
 
 
 @lru_cache(maxsize=1)
@@ -91,13 +92,13 @@ def to_arrays(board: chess.Board, history: bool = True) -> Arrays:
 
 def to_move(move: int) -> chess.Move:
     """The python-chess move of a kernel move."""
-    promotion = (move >> 12) & 7
-    return chess.Move(move & 63, (move >> 6) & 63, promotion + 1 if promotion else None)
+    promotion = promotion_of(move)
+    return chess.Move(from_square(move), to_square(move), promotion + 1 if promotion else None)
 
 
 def from_move(board: chess.Board, move: chess.Move) -> int:
     """The kernel move of a legal python-chess move on ``board``."""
-    kind = 0
+    kind = NORMAL
     if board.is_castling(move):
         kind = CASTLING
     elif board.is_en_passant(move):
@@ -105,4 +106,4 @@ def from_move(board: chess.Board, move: chess.Move) -> int:
     elif board.piece_type_at(move.from_square) == chess.PAWN and abs(move.to_square - move.from_square) == 16:
         kind = DOUBLE
     promotion = move.promotion - 1 if move.promotion else 0
-    return move.from_square | move.to_square << 6 | promotion << 12 | kind << 15
+    return int(encode(move.from_square, move.to_square, promotion, kind))

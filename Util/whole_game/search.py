@@ -22,7 +22,9 @@ from .kernels.evaluation import PARAMS_SIZE
 from .kernels.movegen import MAX_MOVES, generate
 from .kernels.ordering import score_moves
 from .kernels.position import KEYS, PLY, SIDE
-from .kernels.search import INFINITE, MATE, MATE_BOUND, search_root
+from .kernels.score import INFINITE, MATE, MATE_BOUND
+from .kernels.search import search_root
+from .kernels.tt import entry_move, tt_index
 from .kernels.tables import CODES, COUNT, DATA, FIRST_ROW, PAWNS, PIECES, ROWS, SIGNATURE, SIZE, SWAPPED, signature
 from .kernels.work import (FEATURE_NAMES, FEATURES, HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV,
                            PV_LENGTH, SCORES, SELDEPTH, STOP, TB_HITS, TB_MAX_MATERIALS, TB_ROW, work_size)
@@ -173,8 +175,8 @@ class Searcher:
         w = self.work
         n = generate(a.bb, a.st, tables(), w, MOVES, True)
         key = a.bb[KEYS + a.st[PLY]]
-        index = 2 * int(key & np.uint64(len(self.tt) // 2 - 1))
-        tt_move = int(self.tt[index + 1] & np.uint64(0x1FFFF)) if self.tt[index] == key else 0
+        index = tt_index(self.tt, key)
+        tt_move = int(entry_move(self.tt[index + 1])) if self.tt[index] == key else 0
         w[KILLERS:KILLERS + 2 * MAX_PLY] = 0
         score_moves(a.bb, a.st, tables(), w, 0, n, tt_move, a.st[SIDE])
         order = np.argsort(-w[SCORES:SCORES + n], kind="stable")

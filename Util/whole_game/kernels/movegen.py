@@ -10,8 +10,8 @@ from numba import njit
 
 from .bitboards import (BETWEEN, FULL, KING, KNIGHT, LINE, PAWN_ATTACKS, U0, bishop_attacks, bit, lsb,
                         popcount, rook_attacks)
-from .position import (ALL_MEN, BOARD, CASTLE, CASTLING, DOUBLE, EMPTY, EN_PASSANT, EP, SIDE, WHITE_MEN, attackers,
-                       encode)
+from .move import CASTLING, DOUBLE, EN_PASSANT, NORMAL, QUEEN_PROMOTION, encode
+from .position import ALL_MEN, BOARD, CASTLE, EMPTY, EP, SIDE, WHITE_MEN, attackers
 
 MAX_MOVES = 256
 U1 = np.uint64(1)
@@ -22,7 +22,7 @@ def add_targets(moves, n, frm, targets):
     while targets:
         to = lsb(targets)
         targets &= targets - U1
-        moves[n] = encode(frm, to, 0, 0)
+        moves[n] = encode(frm, to, 0, NORMAL)
         n += 1
     return n
 
@@ -30,11 +30,11 @@ def add_targets(moves, n, frm, targets):
 @njit(cache=True, nogil=True, inline="always")
 def add_pawn_move(moves, n, frm, to, kind, all_promotions):
     if to >= 56 or to < 8:
-        moves[n] = encode(frm, to, 4, 0)
+        moves[n] = encode(frm, to, QUEEN_PROMOTION, NORMAL)
         n += 1
         if all_promotions:
             for promotion in (1, 2, 3):
-                moves[n] = encode(frm, to, promotion, 0)
+                moves[n] = encode(frm, to, promotion, NORMAL)
                 n += 1
     else:
         moves[n] = encode(frm, to, 0, kind)
@@ -65,7 +65,7 @@ def generate(bb, st, tables, moves, base, quiets):
         to = lsb(targets)
         targets &= targets - U1
         if attackers(bb, tables, to, without_king, them) == 0:
-            moves[n] = encode(king, to, 0, 0)
+            moves[n] = encode(king, to, 0, NORMAL)
             n += 1
     if checkers & (checkers - U1):
         return n - base

@@ -18,8 +18,7 @@ counts references to every array a kernel takes, on each call, and a search make
 * at :data:`UNDO` + 4 * ply what the move made from that ply destroys: piece captured, rights, en passant
   square, halfmove clock.
 
-A move is an int: from | to << 6 | promotion << 12 (piece type 1..4, 0 none) | kind << 15 (:data:`DOUBLE`,
-:data:`EN_PASSANT`, :data:`CASTLING`, 0 otherwise).
+Moves are packed ints (:mod:`.move`).
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from numba import njit
 
 from .bitboards import (CASTLE_MASK, KING, KNIGHT, PAWN_ATTACKS, ZOBRIST_CASTLE, ZOBRIST_EP, ZOBRIST_PIECE,
                         ZOBRIST_TURN, bishop_attacks, bit, lsb, rook_attacks)
+from .move import CASTLING, DOUBLE, EN_PASSANT, from_square, kind_of, promotion_of, to_square
 
 PAWN, KNIGHT_TYPE, BISHOP, ROOK, QUEEN, KING_TYPE = range(6)
 EMPTY = 12
@@ -40,13 +40,6 @@ POS_SIZE = KEYS + MAX_HISTORY
 BOARD = 8
 UNDO = BOARD + 64
 STATE_SIZE = UNDO + 4 * MAX_HISTORY
-DOUBLE, EN_PASSANT, CASTLING = 1, 2, 3
-NO_MOVE = 0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def encode(frm, to, promotion, kind):
-    return frm | (to << 6) | (promotion << 12) | (kind << 15)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -91,8 +84,8 @@ def compute_key(bb, st, tables):
 @njit(cache=True, nogil=True)
 def make_move(bb, st, tables, move):
     """Plays a legal move in place (the key, clock and history follow)."""
-    frm, to = move & 63, (move >> 6) & 63
-    promotion, kind = (move >> 12) & 7, (move >> 15) & 3
+    frm, to = from_square(move), to_square(move)
+    promotion, kind = promotion_of(move), kind_of(move)
     side = st[SIDE]
     ply = st[PLY]
     key = bb[KEYS + ply]
@@ -153,8 +146,8 @@ def make_move(bb, st, tables, move):
 @njit(cache=True, nogil=True)
 def unmake_move(bb, st, move):
     """Takes back ``move``, the last move made."""
-    frm, to = move & 63, (move >> 6) & 63
-    promotion, kind = (move >> 12) & 7, (move >> 15) & 3
+    frm, to = from_square(move), to_square(move)
+    promotion, kind = promotion_of(move), kind_of(move)
     ply = st[PLY] - 1
     st[PLY] = ply
     side = 1 - st[SIDE]
