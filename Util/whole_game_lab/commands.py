@@ -17,7 +17,7 @@ __all__ = ["add_game_commands"]
 def _cmd_uci(args) -> int:
     from ..whole_game.uci import run_uci
 
-    return run_uci(results=args.results, book=args.book)
+    return run_uci(results=args.results, book=args.book, command=args.command)
 
 
 def _cmd_play(args) -> int:
@@ -91,15 +91,20 @@ def _slug(name: str) -> str:
 def add_game_commands(sub) -> None:
     """Add ``uci``, ``play`` and ``match`` to the sub-parsers ``sub`` of ``python -m Util``."""
     p = sub.add_parser("uci", help="run the whole-game engine as a UCI engine (for GUIs, lichess-bot, chess.engine)",
-                       description="Speak the Universal Chess Interface on standard input and output: the opening "
-                                   "book, our endgame tables at five pieces or fewer, the search otherwise. Options: "
-                                   "Hash, OwnBook, BookFile, TablebasePath, Move Overhead; 'go perft N' counts moves "
-                                   "as Stockfish's does.")
+                       description="Speak the Universal Chess Interface on standard input and output (./chessai "
+                                   "does the same from any folder): the opening book, our endgame tables at five "
+                                   "pieces or fewer, Syzygy tables at seven or fewer (SyzygyPath), the search "
+                                   "otherwise. Options: Hash, Clear Hash, Ponder, MultiPV, OwnBook, BookFile, "
+                                   "TablebasePath, TablebaseMemory, SyzygyPath, Move Overhead, UCI_ShowWDL, "
+                                   "UCI_Chess960, UCI_LimitStrength, UCI_Elo, WeightsFile; 'go perft N' counts moves "
+                                   "as Stockfish's does, 'bench' searches fixed positions to a fixed depth. Words "
+                                   "after uci are one command run before quitting: python -m Util uci bench.")
     p.add_argument("--results", type=Path, default=None, metavar="DIR",
                    help="folder of .chessAI tables (the TablebasePath option's default; else S_n_Results/, or "
                         "$CHESSAI_RESULTS)")
     p.add_argument("--book", type=Path, default=None, metavar="FILE",
                    help="Polyglot opening book (the BookFile option's default; else Debian's gnuchess-book)")
+    p.add_argument("command", nargs="*", help="one UCI command to run, then quit (e.g. bench, or bench 10)")
     p.set_defaults(run=_cmd_uci)
 
     p = sub.add_parser("play", help="play a game against the AI in the console",

@@ -96,7 +96,9 @@ def fastchess_command(program: Path, engines: Iterable[Tuple[EngineSpec, Dict[st
     command += ["-each", "proto=uci", f"tc={rules.tc}", f"timemargin={rules.time_margin_ms}",
                 "-openings", f"file={rules.openings}", "format=epd", "order=sequential", f"start={rules.start + 1}",
                 "-rounds", str(rules.games // 2), "-repeat", "-concurrency", str(rules.concurrency),
-                "-pgnout", f"file={rules.pgn}", "-recover"]
+                "-pgnout", f"file={rules.pgn}", "-recover",
+                # fastchess's state, to resume an interrupted match: beside the PGN, not in the current folder
+                "-config", f"outname={rules.pgn.with_suffix('.fastchess.json')}"]
     if rules.sprt is not None:
         command += ["-sprt", f"elo0={rules.sprt[0]:g}", f"elo1={rules.sprt[1]:g}", f"alpha={SPRT_ALPHA}",
                     f"beta={SPRT_BETA}", f"model={rules.sprt_model}"]
