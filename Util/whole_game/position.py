@@ -112,7 +112,7 @@ def to_move(move: int, board: Optional[chess.Board] = None) -> chess.Move:
     frm, to = from_square(move), to_square(move)
     if kind_of(move) == CASTLING and board is not None and board.chess960:
         king_side = chess.square_file(to) == KING_SIDE_KING
-        rooks = board.clean_castling_rights() & chess.BB_RANK_MASKS[frm] & board.occupied_co[board.turn]
+        rooks = board.clean_castling_rights() & chess.BB_RANKS[chess.square_rank(frm)] & board.occupied_co[board.turn]
         for rook in chess.scan_forward(rooks):
             if (chess.square_file(rook) > chess.square_file(frm)) == king_side:
                 return chess.Move(frm, rook)
