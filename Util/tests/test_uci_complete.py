@@ -246,3 +246,22 @@ def test_the_executable_says_what_is_missing_without_an_environment(tmp_path):
     copy.chmod(0o755)
     done = subprocess.run([str(copy)], input="uci\n", capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "run: bash" in done.stdout and "setup.sh" in done.stdout
+
+
+def test_a_game_with_pondering_through_python_chess(caplog):
+    """python-chess ponders after each move and sends ``ponderhit`` when the expected reply comes (or
+    ``stop`` and a new search when another does), the next ``go`` right after ``bestmove``."""
+    caplog.set_level("DEBUG", logger="chess.engine")
+    board = chess.Board()
+    with chess.engine.SimpleEngine.popen_uci([str(CHESSAI)]) as chessai:
+        chessai.configure({"OwnBook": False})
+        for number in range(5):
+            played = chessai.play(board, chess.engine.Limit(white_clock=5, black_clock=5, white_inc=0.1,
+                                                            black_inc=0.1), ponder=True)
+            assert played.move in board.legal_moves
+            board.push(played.move)
+            expected = played.ponder if played.ponder in board.legal_moves else None
+            board.push(expected if expected and number % 2 == 0 else next(iter(board.legal_moves)))
+    sent = [record.getMessage() for record in caplog.records]
+    assert sum(message.endswith("<< ponderhit") for message in sent) >= 2
+    assert not any("already searching" in message for message in sent)

@@ -196,7 +196,7 @@ class UciEngine:
 
     def cmd_go(self, words: List[str]) -> None:
         if self.searching:
-            if self._go.infinite or self._go.ponder:
+            if (self._go.infinite or self._go.ponder) and not self._go.answered.is_set():
                 self.say("info string already searching (go infinite or ponder); send stop first")
                 return
             self._go.join()  # as Stockfish does: the search under way finishes first

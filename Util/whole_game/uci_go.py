@@ -89,7 +89,7 @@ class GoSearch:
         self.infinite, self.ponder = infinite, ponder
         self.limits = limits_from_go(numbers, infinite)
         self.overhead = float(options["Move Overhead"]) / 1000
-        self.stopped, self.released = threading.Event(), threading.Event()
+        self.stopped, self.released, self.answered = threading.Event(), threading.Event(), threading.Event()
         budget = Budget(None, None) if ponder or infinite else time_budget(self.limits, board.turn, self.overhead)
         self.clock = SearchClock(budget, pondering=ponder)
         self.last_info: Optional[Tuple[str, Optional[chess.Move]]] = None
@@ -131,7 +131,7 @@ class GoSearch:
             self._say(f"info string no legal move: the game is over "
                       f"({'checkmate' if self.board.is_check() else 'stalemate'})")
             self._hold()
-            self._say("bestmove (none)")
+            self._answer("bestmove (none)")
             return
         result = None
         try:
@@ -145,7 +145,13 @@ class GoSearch:
         if self.last_info is None or self.last_info[1] != result.move:
             self.say_info(result)  # the move played has its own scored line
         self._hold()
-        self._say(f"bestmove {result.move.uci()}" + self._ponder_move(result))
+        self._answer(f"bestmove {result.move.uci()}" + self._ponder_move(result))
+
+    def _answer(self, line: str) -> None:
+        """The last line of the ``go``; the GUI may send the next one at once, which then waits for this
+        thread's end instead of being refused as a second search."""
+        self.answered.set()
+        self._say(line)
 
     def _hold(self) -> None:
         """``go infinite`` and ``go ponder`` answer only after ``stop`` or ``ponderhit``."""
