@@ -188,7 +188,7 @@ class GoSearch:
                       f"{result.book.total_weight}, {result.book.alternatives} book moves)")
             result = self._scored_book_move(result)
         elif result.source in ("tablebase", "syzygy"):
-            self._say(f"info string {'our table' if result.source == 'tablebase' else 'Syzygy'} move "
+            self._say(f"info string {'tablebase' if result.source == 'tablebase' else 'Syzygy'} move "
                       f"{result.move.uci()}")
         return result
 
