@@ -265,3 +265,23 @@ def test_a_game_with_pondering_through_python_chess(caplog):
     sent = [record.getMessage() for record in caplog.records]
     assert sum(message.endswith("<< ponderhit") for message in sent) >= 2
     assert not any("already searching" in message for message in sent)
+
+
+def test_debug_log_file_and_positions_that_grow_move_by_move(engine, tmp_path):
+    log = tmp_path / "uci.log"
+    engine.send(f"setoption name Debug Log File value {log}", "position startpos moves e2e4",
+                "position startpos moves e2e4 e7e5 g1f3", "d")
+    board = chess.Board()
+    for move in ("e2e4", "e7e5", "g1f3"):
+        board.push_uci(move)
+    assert engine.until("Fen:")[-1] == f"Fen: {board.fen()}"  # the two moves more played on the last position
+    engine.send("position startpos moves d2d4 d7d5", "d")  # another game: set up afresh
+    assert engine.until("Fen:")[-1] == "Fen: rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2"
+    engine.send("position startpos moves d2d4 d7d5 e2e4 e7e4", "d")  # illegal: kept up to the move before
+    assert engine.until("Fen:")[-1] == "Fen: rnbqkbnr/ppp1pppp/8/3p4/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"
+    engine.send("setoption name Debug Log File value <empty>", "isready")
+    engine.until("readyok")
+    logged = log.read_text().splitlines()
+    assert any(line.split()[1:] == ["<<", "position", "startpos", "moves", "e2e4"] for line in logged)
+    assert any(line.split()[1] == ">>" and line.split()[2] == "Fen:" for line in logged)
+    assert all(float(line.split()[0]) >= 0 for line in logged)

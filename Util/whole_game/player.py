@@ -187,7 +187,8 @@ class Player:
         choice = syzygy_root_move(board, self.syzygy)
         if choice is not None:
             return MoveResult(choice.move, "syzygy", score_cp=choice.score_cp, depth=1, seldepth=len(choice.pv),
-                              pv=choice.pv, tbhits=choice.probes, wdl=exact_wdl(choice.wdl if abs(choice.wdl) == 2 else 0))
+                              pv=choice.pv, tbhits=choice.probes,
+                              wdl=exact_wdl(choice.wdl if abs(choice.wdl) == 2 else 0))  # the rule draws 1 and -1
         if limits is None:
             from .search import Limits
 

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from ..board.material import Material
     from .endgame import SearchTables
 
-__all__ = ["Limits", "SearchInfo", "Searcher", "mate_in_moves", "table_row", "time_budget"]  # Limits, time_budget: .timeman's
+# Limits and time_budget are .timeman's, named here too for the callers of the search
+__all__ = ["Limits", "SearchInfo", "Searcher", "mate_in_moves", "table_row", "time_budget"]
 
 
 @dataclass

@@ -57,8 +57,8 @@ def parse_position(words: List[str], chess960: bool = False) -> Tuple[chess.Boar
         except ValueError as error:
             raise ValueError(f"not a FEN '{fen}' ({error})") from None
         if board.status() != chess.STATUS_VALID:
-            raise ValueError(f"FEN '{fen}' is not a legal position ({board.status()!r})"
-                             + ("" if chess960 else "; a Chess960 position needs setoption name UCI_Chess960 value true"))
+            raise ValueError(f"FEN '{fen}' is not a legal position ({board.status()!r})" + (
+                "" if chess960 else "; a Chess960 position needs setoption name UCI_Chess960 value true"))
     for text in words[moves_at + 1:]:
         try:
             board.push(board.parse_uci(text))
@@ -75,9 +75,10 @@ def perft_lines(board: chess.Board, depth: int) -> List[str]:
 
     start = time.perf_counter()
     counts = divide(board, depth)
-    lines = [f"{board.uci(move)}: {count}" for move, count in counts] + ["", f"Nodes searched: {sum(c for _, c in counts)}"]
+    total = sum(count for _, count in counts)
+    lines = [f"{board.uci(move)}: {count}" for move, count in counts] + ["", f"Nodes searched: {total}"]
     seconds = time.perf_counter() - start
-    return lines + [f"info string perft {depth}: {sum(c for _, c in counts)} leaves in {seconds:.3f} s"]
+    return lines + [f"info string perft {depth}: {total} leaves in {seconds:.3f} s"]
 
 
 def use_weights(player, path: str) -> None:
@@ -95,9 +96,11 @@ class UciEngine:
     def __init__(self, write: Callable[[str], None], player_factory: Optional[Callable[..., object]] = None) -> None:
         self._write = write
         self._lock = threading.Lock()
+        self._log = DebugLog()
         self._player_factory = player_factory
         self._player = None
         self.board = chess.Board()
+        self._position: List[str] = []  # the words of the last position command, while self.board is it
         self.options: Dict[str, object] = dict(DEFAULT_OPTIONS)
         self._go: Optional[GoSearch] = None
         self._loaded = threading.Event()
@@ -107,6 +110,7 @@ class UciEngine:
     def say(self, line: str) -> None:
         with self._lock:
             self._write(line)
+            self._log.add(">>", line)
 
     def _load(self) -> None:
         """Loads the compiled kernels while the GUI is still talking (a one-ply search loads every one the
@@ -123,6 +127,8 @@ class UciEngine:
 
     def handle(self, line: str) -> bool:
         """Answer one input line; False after ``quit``."""
+        with self._lock:
+            self._log.add("<<", line)
         words = line.split()
         if not words:
             return True
@@ -175,17 +181,39 @@ class UciEngine:
                 self._player.new_game()
             return
         self.options[name] = value
+        if name == "Debug Log File":
+            with self._lock:
+                problem = self._log.open(str(value))
+            if problem:
+                self.say(f"info string {problem}")
         if name == "UCI_Chess960":
             self.board.chess960 = bool(value)
+            self._position = []
         if name in REOPEN:
             self._close_player()  # opened again, with the new option, at the next isready or go
 
     def cmd_position(self, words: List[str]) -> None:
+        # a game's next position is the last one and two moves more: only those are played (on the
+        # GUI's clock, a long game's every move played again from the start would cost milliseconds)
+        known = self._position
+        if (known and len(words) > len(known) and words[:len(known)] == known
+                and ("moves" in known or words[len(known)] == "moves")):
+            self._position = words
+            for text in words[len(known) + ("moves" not in known):]:
+                try:
+                    self.board.push(self.board.parse_uci(text))
+                except ValueError:
+                    self._position = []
+                    self.say(f"info string illegal move '{text}' in {self.board.fen()}; position set up to the "
+                             f"move before")
+                    return
+            return
         try:
             self.board, problem = parse_position(words, bool(self.options["UCI_Chess960"]))
         except ValueError as error:
             self.say(f"info string {error}; position unchanged")
             return
+        self._position = [] if problem else words
         if problem:
             self.say(f"info string {problem}")
 
@@ -234,6 +262,8 @@ class UciEngine:
     def cmd_quit(self, _) -> bool:
         self._finish_search()
         self._close_player()
+        with self._lock:
+            self._log.open("")
         return False
 
     @property
@@ -244,20 +274,7 @@ class UciEngine:
         """The player of the current options, opened on first use (a book or folder that cannot be opened
         is reported and left out)."""
         if self._player is None:
-            from .player import DEFAULT, Player
-
-            factory = self._player_factory or Player
-            book = (self.options["BookFile"] or DEFAULT) if self.options["OwnBook"] else None
-            tables = self.options["TablebasePath"] or DEFAULT
-            extra = {"syzygy": str(self.options["SyzygyPath"])} if self.options["SyzygyPath"] else {}
-            self._player = factory(book=book, tablebase=tables, hash_mb=int(self.options["Hash"]),
-                                   tablebase_mb=int(self.options["TablebaseMemory"]),
-                                   on_error=lambda message: self.say(f"info string {message}"), **extra)
-            use_weights(self._player, str(self.options["WeightsFile"]))
-            if self.options["UCI_LimitStrength"]:
-                from .levels import LevelPlayer, level_for_elo
-
-                self._player = LevelPlayer(self._player, level_for_elo(int(self.options["UCI_Elo"])))
+            self._player = open_player(self.options, self._player_factory, self.say)
         return self._player
 
     def _finish_search(self) -> None:
@@ -269,6 +286,51 @@ class UciEngine:
         if self._player is not None:
             self._player.close()
             self._player = None
+
+
+class DebugLog:
+    """UCI's ``Debug Log File``, as Stockfish's: every line in and out added to a file, after the milliseconds
+    since the engine started and ``<<`` (in) or ``>>`` (out)."""
+
+    def __init__(self) -> None:
+        self._file: Optional[TextIO] = None
+        self._started = time.perf_counter()
+
+    def open(self, path: str) -> str:
+        """Logs to ``path`` from now on (empty: no more); what went wrong, or ''."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        if path:
+            try:
+                self._file = open(path, "a", encoding="utf-8")
+            except OSError as error:
+                return f"Debug Log File: {error}; no log written"
+        return ""
+
+    def add(self, direction: str, line: str) -> None:
+        if self._file is not None:
+            self._file.write(f"{1000 * (time.perf_counter() - self._started):10.1f} {direction} {line.rstrip()}\n")
+            self._file.flush()
+
+
+def open_player(options: Dict[str, object], factory: Optional[Callable[..., object]], say: Callable[[str], None]):
+    """The player the UCI ``options`` describe, made by ``factory`` (default :class:`~.player.Player`), a
+    level's when ``UCI_LimitStrength`` is on; what cannot be opened is said and left out."""
+    from .player import DEFAULT, Player
+
+    book = (options["BookFile"] or DEFAULT) if options["OwnBook"] else None
+    tables = options["TablebasePath"] or DEFAULT
+    extra = {"syzygy": str(options["SyzygyPath"])} if options["SyzygyPath"] else {}
+    player = (factory or Player)(book=book, tablebase=tables, hash_mb=int(options["Hash"]),
+                                 tablebase_mb=int(options["TablebaseMemory"]),
+                                 on_error=lambda message: say(f"info string {message}"), **extra)
+    use_weights(player, str(options["WeightsFile"]))
+    if options["UCI_LimitStrength"]:
+        from .levels import LevelPlayer, level_for_elo
+
+        player = LevelPlayer(player, level_for_elo(int(options["UCI_Elo"])))
+    return player
 
 
 def open_early(engine: UciEngine) -> Optional[str]:

@@ -18,6 +18,7 @@ UCI_Chess960       check   positions and moves of Chess960 (castling as the king
 UCI_LimitStrength  check   play at the level of ``UCI_Elo`` (:mod:`.levels`)
 UCI_Elo            spin    the level's label
 WeightsFile        string  the evaluation's weights as JSON (empty: the default weights)
+Debug Log File     string  a file every line in and out is added to, with milliseconds (Stockfish's)
 =================  ======  ========================================================================
 
 Names are matched without regard to case, numbers are clamped to their range, and a value that is not
@@ -79,6 +80,7 @@ OPTIONS: Tuple[UciOption, ...] = (
     UciOption("UCI_LimitStrength", "check", False),
     UciOption("UCI_Elo", "spin", ELO_RANGE[1], ELO_RANGE[0], ELO_RANGE[1]),
     UciOption("WeightsFile", "string", ""),
+    UciOption("Debug Log File", "string", ""),
 )
 BY_NAME: Dict[str, UciOption] = {option.name.lower(): option for option in OPTIONS}
 #: Every option's default value (a button's None), by name.
