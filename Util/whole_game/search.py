@@ -1,9 +1,9 @@
 """The search driver: iterative deepening over the compiled alpha-beta (:mod:`.kernels.search`) with
 aspiration windows, the time :mod:`.timeman` gives, and a stop that another thread can give.
 
-The kernel runs without the GIL; a watcher thread sets its stop flag (a shared numpy array the kernel polls
-every thousand nodes) at the hard time limit or when the caller's ``stop`` event is set, so a UCI loop keeps
-reading input meanwhile.  Depth 1 is always completed (a millisecond), so every search has a scored move.
+The kernel runs without the GIL; the searcher's watchdog (:class:`~.timeman.Watchdog`, one thread for the
+searcher's life) sets its stop flag (a shared numpy array the kernel polls every thousand nodes) at the
+hard time limit or when the caller's ``stop`` event is set, so a UCI loop keeps reading input meanwhile.  Depth 1 is always completed (a millisecond), so every search has a scored move.
 Each completed depth is reported through ``on_info``; the move of the deepest completed depth is played
 (or a better one the interrupted depth found in full).
 """
@@ -30,7 +30,7 @@ from .kernels.tables import CODES, COUNT, DATA, FIRST_ROW, PAWNS, PIECES, ROWS, 
 from .kernels.work import (FEATURE_NAMES, FEATURES, HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV,
                            PV_LENGTH, SCORES, SELDEPTH, STOP, TB_HITS, TB_MAX_MATERIALS, TB_ROW, work_size)
 from .position import Arrays, tables, to_arrays, to_move
-from .timeman import DEFAULT_MOVE_OVERHEAD, Limits, SearchClock, time_budget
+from .timeman import DEFAULT_MOVE_OVERHEAD, Limits, SearchClock, Watchdog, time_budget
 
 if TYPE_CHECKING:
     from ..board.material import Material
@@ -79,6 +79,7 @@ class Searcher:
         self.work[FEATURES:FEATURES + len(FEATURE_NAMES)] = 1
         self.aspiration = True
         self.move_overhead = DEFAULT_MOVE_OVERHEAD
+        self.watchdog = Watchdog()
         self.endgame: Optional["SearchTables"] = None
 
     def set_tables(self, endgame: Optional["SearchTables"]) -> None:
@@ -165,9 +166,7 @@ class Searcher:
         ctx = self.work
         ctx[:KILLERS] = 0
         ctx[NODE_LIMIT] = 0 if limits.nodes is None else max(limits.nodes, 1)
-        done, first_depth = threading.Event(), threading.Event()
-        watcher = threading.Thread(target=self.watch, args=(ctx, clock, stop, done, first_depth), daemon=True)
-        watcher.start()
+        job = self.watchdog.watch(ctx, STOP, clock, stop)
         root_nodes = np.zeros(len(root), np.int64)
         max_depth = MAX_PLY - 8 if limits.depth is None else max(1, min(limits.depth, MAX_PLY - 8))
         best = SearchInfo(0, 0, 0, None, 0, 0.0, [to_move(int(root[0]), board)])
@@ -200,7 +199,7 @@ class Searcher:
                     break
                 score = int(found)
                 best = self.info(board, score, depth, ctx, started)
-                first_depth.set()
+                self.watchdog.arm(job)
                 if on_info:
                     on_info(best)
                 soft = clock.soft
@@ -211,23 +210,9 @@ class Searcher:
                         and depth >= 2 * abs(mate) + 12):
                     break
         finally:
-            done.set()
-            watcher.join()
+            self.watchdog.release(job)
         best.nodes, best.time, best.tbhits = int(ctx[NODES]), time.perf_counter() - started, int(ctx[TB_HITS])
         return best
-
-    @staticmethod
-    def watch(ctx: np.ndarray, clock: SearchClock, stop: Optional[threading.Event], done: threading.Event,
-              first_depth: threading.Event) -> None:
-        """Sets the kernel's stop flag at ``clock``'s hard limit or when ``stop`` is set, once the first depth
-        is complete, until ``done``."""
-        while not first_depth.wait(0.001):
-            if done.is_set():
-                return
-        while not done.wait(0.001):
-            if (stop is not None and stop.is_set()) or clock.past_hard():
-                ctx[STOP] = 1
-                return
 
     def info(self, board: chess.Board, score: int, depth: int, ctx: np.ndarray, started: float,
              partial: bool = False, last: Optional[SearchInfo] = None) -> SearchInfo:

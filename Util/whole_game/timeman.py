@@ -25,13 +25,14 @@ more than :data:`HARD_SHARE` of the clock.  Both lose the overhead; neither fall
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
 import chess
 
-__all__ = ["DEFAULT_MOVE_OVERHEAD", "DEFAULT_MOVES_TO_GO", "Budget", "Limits", "SearchClock", "time_budget"]
+__all__ = ["DEFAULT_MOVE_OVERHEAD", "DEFAULT_MOVES_TO_GO", "Budget", "Limits", "SearchClock", "Watchdog", "time_budget"]
 
 #: Seconds kept back from the clock for a move's way to the board when the caller gives none.
 DEFAULT_MOVE_OVERHEAD = 0.05
@@ -45,6 +46,8 @@ HARD_PER_SOFT = 4
 LAST_MOVE_SHARE = 0.7
 #: The least time a move is given, in seconds, whatever the clock says.
 MIN_THINK = 0.002
+#: How often the watchdog looks at a search's clock, in seconds.
+WATCH_INTERVAL = 0.001
 
 
 @dataclass(frozen=True)
@@ -116,3 +119,48 @@ class SearchClock:
         self.started = time.perf_counter()
         self.soft, self.hard = budget
         self.pondering = False
+
+
+class Watchdog:
+    """Stops searches at their clock's hard limit, or when the caller's ``stop`` is set, from one thread
+    of its own for the life of a searcher: a search hands it a job, so no thread is started (and waited
+    for) on a move's time.  The search's kernel polls the flag the watchdog raises (``flag[index] = 1``)."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._job: Optional[list] = None
+        self._thread: Optional[threading.Thread] = None
+
+    def watch(self, flag, index: int, clock: SearchClock, stop: Optional[threading.Event]) -> list:
+        """Watches a search from now on, not yet armed (its first depth is never cut); the job to
+        :meth:`arm` and :meth:`release`."""
+        job = [flag, index, clock, stop, False]
+        with self._condition:
+            self._job = job
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True, name="search watchdog")
+                self._thread.start()
+            self._condition.notify()
+        return job
+
+    def arm(self, job: list) -> None:
+        """From now on the job's clock and stop may end its search (its first depth is done)."""
+        job[4] = True
+
+    def release(self, job: list) -> None:
+        """The search is over: its flag is never raised after this returns."""
+        with self._condition:
+            if self._job is job:
+                self._job = None
+
+    def _run(self) -> None:
+        while True:
+            with self._condition:
+                while self._job is None:
+                    self._condition.wait()
+                flag, index, clock, stop, armed = self._job
+                if armed and ((stop is not None and stop.is_set()) or clock.past_hard()):
+                    flag[index] = 1
+                    self._job = None
+                    continue
+            time.sleep(WATCH_INTERVAL)

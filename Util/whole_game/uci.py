@@ -5,8 +5,9 @@ Commands: ``uci``, ``isready``, ``ucinewgame``, ``setoption name N [value V]``, 
 FEN [moves m1 m2 ...]``, ``go`` with ``wtime btime winc binc movestogo movetime depth nodes infinite
 ponder`` (times in milliseconds), ``ponderhit``, ``stop``, ``quit``, and Stockfish's ``go perft N`` (one
 line per root move, a blank line, ``Nodes searched: N``), ``bench [DEPTH]`` (:mod:`.bench`) and ``d`` (the
-board).  The search runs in a thread of its own (:mod:`.uci_go`) so that ``stop``, ``ponderhit``,
-``isready`` and ``quit`` are answered while it thinks; ``go perft`` and ``bench`` are answered before the
+board).  The search runs in a thread of its own (:mod:`.uci_go`; one for the engine's life, so
+that no thread is started on the clock) so that ``stop``, ``ponderhit``, ``isready`` and ``quit`` are
+answered while it thinks; ``go perft`` and ``bench`` are answered before the
 next command is read.  Input that is wrong (an unknown command, an illegal move, a FEN that is not one)
 is answered with ``info string`` saying what was wrong; the engine never stops on it.
 
@@ -18,6 +19,7 @@ command run before quitting, as Stockfish's: ``./chessai bench``.
 
 from __future__ import annotations
 
+import queue
 import sys
 import threading
 import time
@@ -105,7 +107,9 @@ class UciEngine:
         self._go: Optional[GoSearch] = None
         self._loaded = threading.Event()
         self._load_error: Optional[Exception] = None
+        self._jobs: "queue.Queue[GoSearch]" = queue.Queue()
         threading.Thread(target=self._load, daemon=True).start()
+        threading.Thread(target=self._search_thread, daemon=True, name="search").start()
 
     def say(self, line: str) -> None:
         with self._lock:
@@ -124,6 +128,11 @@ class UciEngine:
             self._load_error = error
         finally:
             self._loaded.set()
+
+    def _search_thread(self) -> None:
+        """Runs each ``go`` handed to it, one after the other, for the life of the engine."""
+        while True:
+            self._jobs.get().run()
 
     def handle(self, line: str) -> bool:
         """Answer one input line; False after ``quit``."""
@@ -239,7 +248,7 @@ class UciEngine:
             return
         player = self.player()  # opened here, before the next command can change the options
         self._go = GoSearch(self.say, player, self.board.copy(), numbers, infinite, ponder, dict(self.options))
-        self._go.start()
+        self._jobs.put(self._go)
 
     def cmd_ponderhit(self, _) -> None:
         if self._go is not None:

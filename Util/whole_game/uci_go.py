@@ -1,5 +1,5 @@
-"""One ``go`` of the UCI engine: its search in a thread of its own, the ``info`` lines, ponder and
-``ponderhit``, and the ``bestmove``.
+"""One ``go`` of the UCI engine: its search (run by the engine's search thread), the ``info`` lines, ponder
+and ``ponderhit``, and the ``bestmove``.
 
 Every ``go`` ends with an ``info`` line that has a score, depth, nodes, nps, time and pv for the move
 played, then ``bestmove`` (with ``ponder`` and the expected reply when the line has one), whatever the time
@@ -80,8 +80,9 @@ def format_info(info, wdl: Optional[Tuple[int, int, int]] = None, multipv: Optio
 
 
 class GoSearch:
-    """One ``go`` in a thread of its own: :meth:`start`, then :meth:`ponderhit` or :meth:`stop` from the
-    protocol's thread.  ``say`` writes a line; ``options`` are the engine's at the ``go``."""
+    """One ``go``: :meth:`run` in the engine's search thread (which lives as long as the engine, so that
+    no thread is started on a move's time), :meth:`ponderhit` or :meth:`stop` from the protocol's thread.
+    ``say`` writes a line; ``options`` are the engine's at the ``go``."""
 
     def __init__(self, say: Callable[[str], None], player, board: chess.Board, numbers: Dict[str, float],
                  infinite: bool, ponder: bool, options: Dict[str, object]) -> None:
@@ -89,18 +90,15 @@ class GoSearch:
         self.infinite, self.ponder = infinite, ponder
         self.limits = limits_from_go(numbers, infinite)
         self.overhead = float(options["Move Overhead"]) / 1000
-        self.stopped, self.released, self.answered = threading.Event(), threading.Event(), threading.Event()
+        self.stopped, self.released = threading.Event(), threading.Event()
+        self.answered, self.finished = threading.Event(), threading.Event()
         budget = Budget(None, None) if ponder or infinite else time_budget(self.limits, board.turn, self.overhead)
         self.clock = SearchClock(budget, pondering=ponder)
         self.last_info: Optional[Tuple[str, Optional[chess.Move]]] = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
 
     @property
     def alive(self) -> bool:
-        return self.thread.is_alive()
+        return not self.finished.is_set()
 
     def ponderhit(self) -> None:
         """The opponent played the move pondered on: from now on the clock counts."""
@@ -112,10 +110,10 @@ class GoSearch:
         """Ends the search (its best move so far is played) and waits for ``bestmove``."""
         self.stopped.set()
         self.released.set()
-        self.thread.join()
+        self.finished.wait()
 
     def join(self) -> None:
-        self.thread.join()
+        self.finished.wait()
 
     # -- in the search's thread ---------------------------------------------------------------------
     def say_info(self, info, multipv: Optional[int] = None) -> None:
@@ -124,6 +122,13 @@ class GoSearch:
         if multipv in (None, 1):
             self.last_info = (line, info.pv[0] if info.pv else None)
         self._say(line)
+
+    def run(self) -> None:
+        """The search, its lines and ``bestmove``; :attr:`finished` once done, whatever happened."""
+        try:
+            self._run()
+        finally:
+            self.finished.set()
 
     def _run(self) -> None:
         legal = list(self.board.legal_moves)
