@@ -53,6 +53,10 @@ def published_counts(folder: Path) -> Iterator[Tuple[str, int, int]]:
                     yield fields[0], int(depth[1:]), int(nodes)
 
 
+#: Seconds between the progress lines of a long depth.
+PROGRESS_SECONDS = 300
+
+
 def chess960_counts(folder: Path) -> List[Tuple[str, Dict[int, int]]]:
     """``(Shredder-FEN, {depth: leaves})`` of every position of ``chess960.perft`` (``epd`` then ``perft D
     N`` lines)."""
@@ -69,12 +73,18 @@ def chess960_counts(folder: Path) -> List[Tuple[str, Dict[int, int]]]:
 
 def check_chess960(folder: Path, max_depth: int, count: Optional[int] = None) -> int:
     """Perft of the first ``count`` (default all) Chess960 positions at depths 1..``max_depth``, depth by
-    depth, each against its published count; the number of counts that differ."""
+    depth, each against its published count (a progress line each :data:`PROGRESS_SECONDS`); the number
+    of counts that differ."""
     positions = chess960_counts(folder)[:count]
     wrong = 0
     for depth in range(1, max_depth + 1):
         start, leaves, checked = time.perf_counter(), 0, 0
+        said = start
         for fen, counts in positions:
+            if time.perf_counter() - said > PROGRESS_SECONDS:
+                said = time.perf_counter()
+                print(f"  depth {depth}: {checked}/{len(positions)} positions, {leaves:,} leaves, "
+                      f"{said - start:.0f} s", flush=True)
             if depth not in counts:
                 continue
             found = perft(chess.Board(fen, chess960=True), depth)
