@@ -26,7 +26,7 @@ def test_the_syzygy_move_keeps_the_result_and_makes_progress(syzygy, material):
     tables = open_syzygy(str(reference_folder("syzygy")))
     rng = random.Random(material)
     try:
-        for _ in range(25):
+        for _ in range(12):
             board = random_legal_board(material, rng, playable=True)
             wdl, dtz = syzygy.probe_wdl(board), syzygy.probe_dtz(board)
             choice = syzygy_root_move(board, tables)

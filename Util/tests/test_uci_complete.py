@@ -33,6 +33,7 @@ class Engine:
         self.process = subprocess.Popen([str(CHESSAI)], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, text=True, bufsize=1)
         self.lines: "queue.Queue[str]" = queue.Queue()
+        self.changed = set()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -43,6 +44,8 @@ class Engine:
     def send(self, *lines: str) -> None:
         for line in lines:
             self.process.stdin.write(line + "\n")
+            if line.startswith("setoption name "):
+                self.changed.add(line[len("setoption name "):].partition(" value ")[0])
         self.process.stdin.flush()
 
     def until(self, prefix: str, seconds: float = 120.0) -> List[str]:
@@ -65,15 +68,33 @@ class Engine:
             self.process.wait(timeout=60)
 
 
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    """One engine for the module's conversations (each test's options are set back after it)."""
+    folder = tmp_path_factory.mktemp("engine")
+    engine = Engine(folder)
+    engine.send("uci")
+    engine.until("uciok", 60)
+    engine.send("setoption name OwnBook value false", f"setoption name TablebasePath value {folder}")
+    engine.ready()
+    engine.base = {"OwnBook": "false", "TablebasePath": str(folder)}
+    yield engine
+    engine.close()
+
+
 @pytest.fixture
-def engine(tmp_path):
-    started = Engine(tmp_path)
-    started.send("uci")
-    started.until("uciok", 60)
-    started.send("setoption name OwnBook value false", f"setoption name TablebasePath value {tmp_path}")
-    started.ready()
+def engine(started):
+    started.changed = set()
     yield started
-    started.close()
+    from Util.whole_game.uci_options import BY_NAME
+
+    for name in started.changed - {"Clear Hash"}:
+        option = BY_NAME[name.lower()]
+        default = started.base.get(name, option.default)
+        value = ("true" if default else "false") if option.type == "check" else (default if default != "" else "<empty>")
+        started.send(f"setoption name {name} value {value}")
+    started.send("stop", "ucinewgame")
+    started.ready()
 
 
 def field(line: str, name: str, count: int = 1) -> List[str]:
@@ -228,15 +249,16 @@ def test_a_folder_without_syzygy_tables_is_refused_with_the_reason(engine, tmp_p
 
 
 def test_bench_counts_the_same_nodes_every_run(tmp_path):
-    counts = []
-    for _ in range(2):
-        done = subprocess.run([str(CHESSAI), "bench", "4"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
-        lines = done.stdout.splitlines()
-        assert sum(line.startswith("Position ") for line in lines) == 16
-        counts.append(int(next(line for line in lines if line.startswith("Nodes searched")).split(":")[1]))
-        assert any(line.startswith("Nodes/second") for line in lines)
-    assert counts[0] == counts[1] > 0
+    """``./chessai bench 3`` from the command line counts the nodes that run_bench counts in this process."""
+    from Util.whole_game.bench import run_bench
+
+    done = subprocess.run([str(CHESSAI), "bench", "3"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert sum(line.startswith("Position ") for line in lines) == 16
+    assert any(line.startswith("Nodes/second") for line in lines)
+    counted = int(next(line for line in lines if line.startswith("Nodes searched")).split(":")[1])
+    assert counted == run_bench(3, say=None).nodes == run_bench(3, say=None).nodes > 0
 
 
 def test_the_executable_says_what_is_missing_without_an_environment(tmp_path):
