@@ -192,7 +192,7 @@ class SearchPool:
     def admit(self, client: str) -> None:
         """Counts a request of ``client``; ClientBusy if it has its share in flight already."""
         if self.in_flight.get(client, 0) >= self.settings.per_client:
-            raise ClientBusy(self.settings.per_client, max(1, round(self.settings.cap / 4)))
+            raise ClientBusy(self.settings.per_client, 1)  # its search ends within the cap; a page asks again
         self.in_flight[client] = self.in_flight.get(client, 0) + 1
 
     def leave(self, client: str) -> None:
