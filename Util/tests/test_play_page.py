@@ -430,6 +430,8 @@ def test_the_analysis_of_a_finished_game_grades_as_lichess_with_a_graph_and_eval
         page.wait_for_function("() => document.querySelector('#play-moves button.current')?.textContent === 'Nf6'",
                                timeout=TIMEOUT)
         assert float(page.locator("#eval-bar").get_attribute("aria-valuenow")) > 90
+        comment = page.locator("#play-comment").inner_text()  # lichess's words for the move shown
+        assert comment.startswith("3… Nf6?? (") and "Checkmate is now unavoidable." in comment, comment
         assert page.locator("#board svg.cg-shapes line").count() >= 1  # the best move's arrow
         _inside(page, ("#play-graph", "#play-analysis", "#play-rematch"), 1280, 800)
         text, game = _download_pgn(page)

@@ -11,7 +11,8 @@ import { abortable, aiSide, atEnd, begin, fenShown, lastFen, match, over, resume
 import { startClock, stopClock, watchClocks } from '../play/clock.js';
 import { isThinking, sideName, stopThinking } from '../play/ai.js';
 import { claimDraw, continueGame, drawWith, finish, flagFell, mayMove, offerDraw, playYours, takeBack } from '../play/game.js';
-import { aiName, renderButtons, renderClocks, renderEvalBar, renderGraph, renderMoves, setMessage, showTablebase } from '../play/panel.js';
+import { aiName, renderButtons, renderClocks, renderComment, renderEvalBar, renderGraph, renderMoves, setMessage,
+  showTablebase } from '../play/panel.js';
 import { chosen, loadLevels, showSettings } from '../play/setup.js';
 import { bestArrow, stopAnalysis } from '../play/analysis.js';
 import { pgn, runAnalysis, showAnalysisLine } from '../play/report.js';
@@ -73,6 +74,7 @@ function show() {
   renderButtons();
   renderEvalBar(localStorage.getItem(EVAL_BAR_KEY) === 'on');
   renderGraph(goTo);
+  renderComment();
   showAnalysisLine();
   if (elsewhere) say('This game is open in another tab: it is played there.', 'error');
   else if (noticeShown()) say(noticeShown(), 'error');

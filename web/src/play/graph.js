@@ -3,6 +3,7 @@
 // marked. A click anywhere goes to the nearest ply.
 const WIDTH = 600;
 const HEIGHT = 100;
+const MARGIN = 6; // room for the first and last moves' dots
 const SVG = 'http://www.w3.org/2000/svg';
 
 const element = (name, attributes) => {
@@ -15,7 +16,7 @@ const element = (name, attributes) => {
 // grade of the move that led to each ply (or null); `ply`: the one shown; `goTo(ply)` on a click.
 export function drawGraph(box, { percents, grades, ply, goTo }) {
   const last = Math.max(1, percents.length - 1);
-  const x = (i) => (i / last) * WIDTH;
+  const x = (i) => MARGIN + (i / last) * (WIDTH - 2 * MARGIN);
   const y = (percent) => HEIGHT - (percent / 100) * HEIGHT;
   const known = percents.map((p, i) => [i, p]).filter(([, p]) => p !== null);
   const svg = element('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: 'none', role: 'img',
@@ -37,7 +38,8 @@ export function drawGraph(box, { percents, grades, ply, goTo }) {
   });
   svg.addEventListener('click', (event) => {
     const bounds = svg.getBoundingClientRect();
-    goTo(Math.round(((event.clientX - bounds.left) / bounds.width) * last));
+    const at = ((event.clientX - bounds.left) / bounds.width) * WIDTH;
+    goTo(Math.max(0, Math.min(last, Math.round(((at - MARGIN) / (WIDTH - 2 * MARGIN)) * last))));
   });
   box.replaceChildren(svg);
   box.hidden = false;

@@ -11,7 +11,7 @@ import { abortable, aiSide, atEnd, fenAt, fensOfGame, fenShown, match, over, tim
 import { sideName, whiteScore } from './ai.js';
 import { moveNotes } from './analysis.js';
 import { drawGraph } from './graph.js';
-import { winPercent } from './grading.js';
+import { shownEval, winPercent } from './grading.js';
 import { levelLabel } from './setup.js';
 
 const NARROW = window.matchMedia('(max-width: 760px)');
@@ -136,6 +136,24 @@ export async function showTablebase(fen) {
     line.className = 'tablebase status';
   }
   line.hidden = false;
+}
+
+// What the analysis (or the tablebase) says of the move shown: "6. Nxf7? (−0.20 → −1.31) Mistake. d4 was best."
+export function renderComment() {
+  const line = $('#play-comment');
+  const index = match.ply - 1;
+  const notes = index >= 0 && match.analysis ? moveNotes(index) : {};
+  const move = match.moves[index];
+  if (!move || !(notes.words || (match.analysis && notes.eval))) {
+    line.textContent = '';
+    return;
+  }
+  const [, turn, , , , fullmove] = match.start.split(' ');
+  const number = Number(fullmove || 1) + Math.floor((index + (turn === 'b' ? 1 : 0)) / 2);
+  const white = (index % 2 === 0) === (turn !== 'b');
+  const glyph = { inaccuracy: '?!', mistake: '?', blunder: '??' }[notes.grade] ?? '';
+  line.textContent = `${number}${white ? '.' : '…'} ${move.san}${glyph} ${notes.words ?? (notes.eval ? shownEval(notes.eval) : '')}`;
+  line.className = `comment ${notes.grade ?? ''}`;
 }
 
 // A message about the last thing done ("Taken back: your move again.", a declined offer) that the next
