@@ -200,7 +200,8 @@ def test_a_whole_game_at_1280x800_on_screen_with_take_back_keyboard_resign_and_r
         page.locator("#play-type").fill("e4")  # a move typed
         page.locator("#play-type").press("Enter")
         _listed(page, 1, TIMEOUT)
-        page.locator("#clock-top.running").wait_for(timeout=AI_REPLY)  # the AI's clock runs once a move is made
+        _listed(page, 2)  # the AI's reply (its clock ran meanwhile)
+        page.locator("#clock-bottom.running").wait_for(timeout=TIMEOUT)  # and the person's clock runs now
         _your_turn(page)
         _inside(page, (*GAME_PANEL, "#play-resign"), 1280, 800)  # resign replaces abort once both sides moved
         took_back = False
