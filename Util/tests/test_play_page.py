@@ -169,6 +169,15 @@ def _seconds(text: str) -> float:
     return sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
 
 
+def _check_material(page, board: chess.Board) -> None:
+    """Each clock shows the material its side is up, as lichess counts it (python-chess's pieces)."""
+    balance = sum(VALUE[p.piece_type] * (1 if p.color == chess.WHITE else -1) for p in board.piece_map().values())
+    for side, clock in ((chess.WHITE, "#clock-bottom"), (chess.BLACK, "#clock-top")):
+        shown = page.locator(f"{clock} .material").inner_text()
+        up = balance if side == chess.WHITE else -balance
+        assert shown.endswith(f"+{up}") if up > 0 else "+" not in shown, (board.fen(), clock, shown)
+
+
 def _play_link(fen: str, moves: list, clocks: str = "", clock: str = "1+0", side: str = "w", **more) -> str:
     params = {"fen": fen, "moves": ",".join(moves), "mode": "play", "side": side, "level": "1", "clock": clock, **more}
     if clocks:
@@ -233,6 +242,10 @@ def test_a_whole_game_at_1280x800_on_screen_with_take_back_keyboard_resign_and_r
                 took_back = True
         assert took_back
         if not page.locator("#play-after").is_visible():
+            _your_turn(page)
+            page.set_viewport_size({"width": 1366, "height": 768})  # the other common laptop screen
+            _inside(page, (*GAME_PANEL, "#play-resign", "#play-type"), 1366, 768)
+            _check_material(page, _game(page))
             page.get_by_role("button", name="Resign").click()
             confirm = page.locator("#play-confirm")
             confirm.get_by_text("Resign this game?").wait_for(timeout=TIMEOUT)
@@ -383,6 +396,17 @@ def test_a_game_from_an_edited_middlegame_with_castling_rights(server):
         board = _game(page)
         assert board.move_stack[0] == chess.Move.from_uci("e1g1") and board.board_fen().endswith("R4RK1")
         assert chess.Board(_params(page)["fen"]).castling_xfen() == "KQkq" and _pieces(page) == _board_of(board)
+        # another position to play while this game goes on: the setup offers the game back and asks first
+        page.get_by_role("tab", name="Edit board").click()
+        page.get_by_role("button", name="Start position").click()
+        page.get_by_role("button", name="Play from this position").click()
+        page.locator("#play-resume-text").get_by_text("is not over (2 moves)").wait_for(timeout=TIMEOUT)
+        page.get_by_role("button", name="Start the game").click()
+        page.locator("#ask").get_by_text("Resign it and start a new one?").wait_for(timeout=TIMEOUT)
+        page.locator("#ask").get_by_role("button", name="Cancel").click()
+        page.get_by_role("button", name="Back to your game").click()
+        _your_turn(page)
+        assert _game(page) == board and page.locator("#play-resign").is_visible()  # the game as it was
         # an impossible position is explained in the server's words
         page.get_by_role("tab", name="Edit board").click()
         page.locator("#edit-fen").fill("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1")
@@ -452,7 +476,12 @@ def test_the_tablebase_takes_over_with_practices_words_and_verdicts(server):
     _, position = get_json(server, "/api/position", fen=KQKR)
     best = position["moves"][0]
     link = "/?" + urllib.parse.urlencode({"fen": KQKR, "mode": "play", "side": "w", "level": "5", "clock": "none"})
-    with opened_page(server + link) as page:
+    with opened_page(server + "/?mode=play&setup=1") as page:
+        page.evaluate("() => localStorage.setItem('chessai.play.sound', 'on')")  # as the Sound box keeps it
+        page.goto(server + link)
+        # each note a sound plays is an oscillator of the Web Audio API: counted from here on
+        page.evaluate("""() => { window.notes = 0; const made = AudioContext.prototype.createOscillator;
+            AudioContext.prototype.createOscillator = function () { window.notes++; return made.call(this); }; }""")
         line = page.locator("#play-tablebase")
         expected = "tablebase: " + re.sub(r"^White to move\. ", "", position["status"])
         line.get_by_text(expected).wait_for(timeout=TIMEOUT)
@@ -461,6 +490,7 @@ def test_the_tablebase_takes_over_with_practices_words_and_verdicts(server):
         _play_by_clicks(page, chess.Move.from_uci(best["uci"]))
         _, verdict = get_json(server, "/api/verdict", fen=KQKR, move=best["uci"])
         page.locator("#play-verdict").get_by_text(f"Your move: {verdict['verdict']}").wait_for(timeout=TIMEOUT)
+        assert page.locator("#play-sound").is_checked() and page.evaluate("() => window.notes") >= 1  # a move's knock
         engine = page.locator("#play-engine")
         engine.get_by_text(re.compile(r"^The AI played \S+ — tablebase, depth \d+, White mates in \d+\.$")).wait_for(
             timeout=AI_REPLY)
