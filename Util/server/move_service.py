@@ -89,9 +89,12 @@ class MoveService:
         return self.started
 
     async def warm(self) -> None:
-        """Starts the pool and waits until its processes are warm (the server's start-up runs this before
-        it listens)."""
-        await asyncio.get_running_loop().run_in_executor(None, self.pool.wait_ready)
+        """Starts the pool and waits until its processes are warm, having loaded here what reading a request
+        needs (the server's start-up runs this before it listens)."""
+        loop = asyncio.get_running_loop()
+        self.pool  # the property starts the processes: they warm while this process loads the levels
+        await loop.run_in_executor(None, levels_answer)
+        await loop.run_in_executor(None, self.pool.wait_ready)
 
     def close(self) -> None:
         if self.started is not None:

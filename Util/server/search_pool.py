@@ -86,6 +86,13 @@ def pool_settings(workers: Optional[int] = None, queue: Optional[int] = None,
     return PoolSettings(workers, queue, cap, per_client)
 
 
+#: What a search process answers before it takes work: a book move, a weak level's and full strength's
+#: searches in a middlegame (fen, moves, level, times), and an evaluation of two lines; each search this long.
+WARM_FEN = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8"
+WARM_REQUESTS = (("startpos", ["e2e4"], 3, {}), (WARM_FEN, [], 2, {"movetime": 30}), (WARM_FEN, [], None, {"movetime": 30}))
+WARM_SECONDS = 0.05
+
+
 def worker_main(connection, stop, results: Optional[str], hash_mb: int) -> None:
     """A search process: opens a player (default book, the server's tables), warms the kernels, then answers
     each ``(kind, arguments)`` it receives with ``("ok", answer)``, ``("bad", message)`` for a request
@@ -98,6 +105,9 @@ def worker_main(connection, stop, results: Optional[str], hash_mb: int) -> None:
 
     player = Player(book=DEFAULT, tablebase=results or None, hash_mb=hash_mb, on_error=lambda message: None)
     player.searcher.search(chess.Board(), Limits(depth=4))
+    for request in WARM_REQUESTS:  # every path a request takes, once, so that none is first for a person
+        move_answers.answer_move(player, move_answers.MoveRequest(*request), WARM_SECONDS)
+    move_answers.answer_cloud_eval(player, WARM_FEN, 2, WARM_SECONDS)
     player.new_game()
     connection.send(("ready", None))
     while True:
