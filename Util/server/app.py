@@ -2,11 +2,12 @@
 
 It keeps no state per person (a practice game lives in the page and its URL), so ``--workers N``
 processes, or several machines sharing the read-only table files, serve more people.  Every answer is
-JSON; bad input gets 400 (or 404, 405, 414) with ``{"error": "..."}`` naming the parameter and what was
-wrong, never 500; a table not computed 404 with the command that computes it.  The API is open to other
-sites' pages (``Access-Control-Allow-Origin: *`` once on every answer, ``OPTIONS`` answered with the methods
-of the route asked about, :class:`ApiGate`); a connection must deliver its request within
-:data:`REQUEST_SECONDS` and a process takes at most ``--max-connections`` (:class:`BoundedHttpToolsProtocol`).  The page at ``/`` and its bundle (``web/``, built by
+JSON; bad input gets 400 (or 404, 405, 413, 414) with ``{"error": "..."}`` naming the parameter and what
+was wrong, never 500; a table not computed 404 with the command that computes it.  The API is open to
+other sites' pages (``Access-Control-Allow-Origin: *`` once on every answer, ``OPTIONS`` answered with the
+methods of the route asked about, :class:`ApiGate`); a connection must deliver its request within
+:data:`REQUEST_SECONDS` and a process takes at most ``--max-connections``
+(:class:`BoundedHttpToolsProtocol`).  The page at ``/`` and its bundle (``web/``, built by
 ``scripts/setup.sh``) are served from here too: nothing comes from elsewhere.
 
 Endpoints (docs/server.md has examples):

@@ -90,7 +90,8 @@ def board_of(fen: Optional[str], moves: List[str] = ()) -> chess.Board:
         except ValueError:
             move = None
         if move is None or not move:  # python-chess reads 0000 as the null move, which passes the turn
-            said = "is a null move (passing the turn), which chess has not" if move is not None else "is not a legal move"
+            said = ("is a null move (passing the turn), which chess has not" if move is not None
+                    else "is not a legal move")
             raise BadMove(f"moves[{number}] '{text[:20]}' {said} (UCI, e.g. e2e4) in {board.fen()}")
         board.push(move)
     return board

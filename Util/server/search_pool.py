@@ -89,7 +89,8 @@ def pool_settings(workers: Optional[int] = None, queue: Optional[int] = None,
 #: What a search process answers before it takes work: a book move, a weak level's and full strength's
 #: searches in a middlegame (fen, moves, level, times), and an evaluation of two lines; each search this long.
 WARM_FEN = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8"
-WARM_REQUESTS = (("startpos", ["e2e4"], 3, {}), (WARM_FEN, [], 2, {"movetime": 30}), (WARM_FEN, [], None, {"movetime": 30}))
+WARM_REQUESTS = (("startpos", ["e2e4"], 3, {}), (WARM_FEN, [], 2, {"movetime": 30}),
+                 (WARM_FEN, [], None, {"movetime": 30}))
 WARM_SECONDS = 0.05
 
 

@@ -330,8 +330,8 @@ def test_a_256_mb_body_is_refused_without_the_server_growing(served_tables, tmp_
             answer = _send_big_body(served.base, 256 << 20, chunked)
             assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
             grown = _resident_mb(served.process.pid) - before
-            print(f"\n256 MB body ({'chunked' if chunked else 'Content-Length'}): 413; the server {before:.0f} MB before, "
-                  f"{before + grown:.0f} MB after")
+            print(f"\n256 MB body ({'chunked' if chunked else 'Content-Length'}): 413; the server {before:.0f} MB "
+                  f"before, {before + grown:.0f} MB after")
             assert grown < 32, f"the server grew by {grown:.0f} MB reading a 256 MB body (chunked: {chunked})"
         status, answer, _ = post(served.base, b"{" + b" " * 20_000 + b"}")
         assert status == 413 and "at most 16384 are read" in answer["error"]

@@ -48,9 +48,12 @@ export function timeLeft(side) {
 // The game as it stands, kept: the clocks as of now (`savedAt`, the wall clock), the rest as it is.
 export function save() {
   if (!match.id) return;
-  const kept = { id: match.id, start: match.start, moves: match.moves.map(({ engine, ...move }) => ({ ...move, engine: engine && { source: engine.source, score: engine.score, depth: engine.depth } })),
-    side: match.side, level: match.level, clock: match.clock, times: { w: timeLeft('w'), b: timeLeft('b') },
-    running: match.running, savedAt: Date.now(), end: match.end, analysis: match.analysis };
+  // of the AI's answer, what the page shows again: where its move came from, how deep, its evaluation
+  const moves = match.moves.map(({ engine, ...move }) => ({
+    ...move, engine: engine && { source: engine.source, score: engine.score, depth: engine.depth } }));
+  const kept = { id: match.id, start: match.start, moves, side: match.side, level: match.level, clock: match.clock,
+    times: { w: timeLeft('w'), b: timeLeft('b') }, running: match.running, savedAt: Date.now(), end: match.end,
+    analysis: match.analysis };
   try {
     localStorage.setItem(KEY, JSON.stringify(kept));
   } catch {
