@@ -131,3 +131,22 @@ def test_uci_reports_the_tables_mate(krk, python_gaviota):
     board = chess.Board(fen)
     board.push_uci(lines[-1].split()[1])
     assert python_gaviota.probe_dtm(board) == -dtm - 1  # the longest defence
+
+
+def test_uci_says_which_table_is_missing(linked_tables):
+    """Over UCI, a position whose table is not in the folder is searched, and an ``info string`` names the
+    missing table and the command that computes it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    folder = linked_tables("KQvK", "KRvK")  # not KQvKR
+    fen = "8/8/3k4/8/8/2r5/8/1Q2K3 w - - 0 1"
+    commands = f"uci\nsetoption name TablebasePath value {folder}\nisready\nposition fen {fen}\ngo depth 3\nquit\n"
+    run = subprocess.run([sys.executable, "-m", "Util", "uci"], input=commands, capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], timeout=120)
+    lines = run.stdout.splitlines()
+    assert any(line.startswith("info string no table for KQvKR") and "python -m Util calculate KQvKR" in line
+               for line in lines), lines
+    assert chess.Move.from_uci(lines[-1].split()[1]) in chess.Board(fen).legal_moves
+    assert not (folder / "KQvKR.chessAI").exists()
