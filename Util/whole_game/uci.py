@@ -133,7 +133,9 @@ def parse_position(words: List[str]) -> Tuple[chess.Board, str]:
         except ValueError as error:
             raise ValueError(f"not a FEN '{fen}' ({error})") from None
         if board.status() != chess.STATUS_VALID:
-            raise ValueError(f"FEN '{fen}' is not a legal position ({board.status()!r})")
+            from ..play.words import illegal_reasons  # the words /standard and /api/move say it in
+
+            raise ValueError(f"FEN '{fen}' is not a legal position: {illegal_reasons(board.status())}")
     for text in words[moves_at + 1:]:
         try:
             board.push(board.parse_uci(text))
