@@ -7,8 +7,9 @@ Starts ``python -m Util serve`` on a free loopback port with a search pool of ``
 processes, warms it, then measures twice for ``--seconds`` each: ``--clients`` clients asking
 ``GET /standard`` for random positions of the folder's tables (as scripts/bench_server.py does), first
 alone, then while ``--searches`` clients each ask ``POST /api/move`` (out of the book, ``--movetime`` ms a
-move) one after another.  Prints ``/standard``'s p50/p99 in both runs, the moves per second the pool
-answered, and the 503s (a full queue) seen.
+move) one after another, each from a loopback address of its own (127.0.0.10, .11, ...: the pool gives each
+address one search at a time).  Prints ``/standard``'s p50/p99 in both runs, the moves per second the pool
+answered, and the 503s (a full queue) and 429s seen.
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ def positions_out_of_book(count: int):
     return fens[:count]
 
 
-async def searcher(port: int, fens, movetime: int, deadline: float, done: list, refused: list, rng: random.Random):
-    """POST /api/move again and again on one connection until ``deadline``."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+async def searcher(port: int, fens, movetime: int, deadline: float, done: list, refused: list, rng: random.Random,
+                   address: str = "127.0.0.1"):
+    """POST /api/move again and again on one connection from ``address`` until ``deadline``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
     try:
         while time.perf_counter() < deadline:
             body = json.dumps({"fen": rng.choice(fens), "movetime": movetime}).encode()
@@ -61,7 +63,7 @@ async def searcher(port: int, fens, movetime: int, deadline: float, done: list, 
             await reader.readexactly(length)
             status = int(head.split(b" ", 2)[1])
             (done if status == 200 else refused).append(time.perf_counter())
-            if status == 503:
+            if status in (429, 503):
                 await asyncio.sleep(0.05)
     finally:
         writer.close()
@@ -93,7 +95,7 @@ def main() -> int:
         async def warm():
             done, refused = [], []
             deadline = time.perf_counter() + 0.1
-            await asyncio.gather(*(searcher(port, searched, 50, deadline, done, refused, random.Random(i))
+            await asyncio.gather(*(searcher(port, searched, 50, deadline, done, refused, random.Random(i), f"127.0.0.{10 + i}")
                                    for i in range(args.search_workers)))
 
         asyncio.run(warm())
@@ -104,8 +106,8 @@ def main() -> int:
             async def run():
                 deadline = time.perf_counter() + args.seconds
                 tasks = [client(port, fens, deadline, latencies, errors, random.Random(i)) for i in range(args.clients)]
-                tasks += [searcher(port, searched, args.movetime, deadline, done, refused, random.Random(100 + i))
-                          for i in range(with_searches)]
+                tasks += [searcher(port, searched, args.movetime, deadline, done, refused, random.Random(100 + i),
+                                   f"127.0.0.{10 + i}") for i in range(with_searches)]
                 await asyncio.gather(*tasks)
 
             started = time.perf_counter()
@@ -125,7 +127,7 @@ def main() -> int:
         line = f"  {label:<16} /standard p50 {p50:.1f} ms  p99 {p99:.1f} ms  ({count} requests, {len(errors)} errors)"
         if done or refused:
             line += f"; moves {len(done)} in {elapsed:.1f} s = {len(done) / elapsed:.2f} moves/s at {args.movetime} ms, " \
-                    f"503s {len(refused)}"
+                    f"503s and 429s {len(refused)}"
         print(line)
     return 0
 

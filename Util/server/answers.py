@@ -47,6 +47,33 @@ class BadRequest(ValueError):
     """Input the server cannot answer; the message says what was wrong and what to do (HTTP 400)."""
 
 
+def _fen_fields(text: Optional[str], example: str, longest: str) -> str:
+    """A query's FEN with spaces for underscores; BadRequest if it is missing, over-long or has no side
+    to move."""
+    if text is None or not text.strip():
+        raise BadRequest(f"no position: give one as ?fen=..., e.g. ?fen={example.replace(' ', '_')}")
+    if len(text) > MAX_FEN_LENGTH:
+        raise BadRequest(f"the FEN is {len(text)} characters long; {longest} needs fewer than {MAX_FEN_LENGTH}")
+    text = text.strip().replace("_", " ")
+    if len(text.split()) < 2:
+        raise BadRequest(f"no side to move in {text!r}: add ' w' or ' b' after the board")
+    return text
+
+
+def _board(text: str) -> chess.Board:
+    try:
+        return chess.Board(text)
+    except ValueError as error:
+        raise BadRequest(f"not a valid FEN: {error}") from None
+
+
+def _legal(board: chess.Board) -> chess.Board:
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        raise BadRequest(f"not a legal position: {illegal_reasons(status)}; no game can reach it")
+    return board
+
+
 def parse_fen(text: Optional[str]) -> chess.Board:
     """The board of a FEN as a query gives it (underscores may stand for spaces, as in lichess's links).
 
@@ -54,29 +81,35 @@ def parse_fen(text: Optional[str]) -> chess.Board:
     cannot arise in a game (python-chess's ``status()``: the side not to move in check, a check no move
     can give, a pawn on the back rank, an impossible en passant square), more than five pieces, or castling
     rights (the tables hold positions without them).  All of it before any table is looked up."""
-    if text is None or not text.strip():
-        raise BadRequest(f"no position: give one as ?fen=..., e.g. ?fen={EXAMPLE_FEN.replace(' ', '_')}")
-    if len(text) > MAX_FEN_LENGTH:
-        raise BadRequest(f"the FEN is {len(text)} characters long; a FEN of up to five pieces needs fewer than "
-                         f"{MAX_FEN_LENGTH}")
-    text = text.strip().replace("_", " ")
+    text = _fen_fields(text, EXAMPLE_FEN, "a FEN of up to five pieces")
     fields = text.split()
-    if len(fields) < 2:
-        raise BadRequest(f"no side to move in {text!r}: add ' w' or ' b' after the board")
     if len(fields) > 2 and fields[2] != "-":
         raise BadRequest(f"castling rights {fields[2]!r}: the tables hold positions without castling; write '-'")
-    try:
-        board = chess.Board(text)
-    except ValueError as error:
-        raise BadRequest(f"not a valid FEN: {error}") from None
+    board = _board(text)
     pieces = chess.popcount(board.occupied)
     if pieces > 5:
         raise BadRequest(f"{pieces} pieces on the board: the tables hold positions of at most five pieces "
                          "(kings included)")
-    status = board.status()
-    if status != chess.STATUS_VALID:
-        raise BadRequest(f"not a legal position: {illegal_reasons(status)}; no game can reach it")
-    return board
+    return _legal(board)
+
+
+def parse_any_fen(text: Optional[str]) -> chess.Board:
+    """The board of any position a game can reach (any number of pieces, castling rights, en passant), as
+    :func:`parse_fen` reads a query's FEN; :class:`BadRequest` saying why no game reaches it otherwise."""
+    return _legal(_board(_fen_fields(text, chess.STARTING_FEN, "a FEN")))
+
+
+def any_position(board: chess.Board) -> dict:
+    """``GET /api/legal``: a legal position as python-chess writes it (``fen``: en passant only where a
+    capture is possible), ``turn``, ``pieces`` (kings included), ``castling`` (``"KQkq"`` or ``"-"``), ``check``,
+    ``legal_moves`` (how many), ``ending`` (:func:`ending`: how a game there is over, or null) and ``tables``:
+    whether the tables could hold it (five pieces or fewer, no castling rights; ``/standard`` says whether
+    its table is computed)."""
+    castling = board.castling_xfen()
+    return {"fen": board.fen(), "turn": "w" if board.turn == chess.WHITE else "b",
+            "pieces": chess.popcount(board.occupied), "castling": castling, "check": board.is_check(),
+            "legal_moves": board.legal_moves.count(), "ending": ending(board, None),
+            "tables": chess.popcount(board.occupied) <= 5 and castling == "-"}
 
 
 def parse_move(board: chess.Board, text: Optional[str]) -> chess.Move:

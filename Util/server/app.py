@@ -2,10 +2,11 @@
 
 It keeps no state per person (a practice game lives in the page and its URL), so ``--workers N``
 processes, or several machines sharing the read-only table files, serve more people.  Every answer is
-JSON; bad input gets 400 (or 404, 405, 414) with ``{"error": "..."}`` naming the parameter and what was
-wrong, never 500; a table not computed 404 with the command that computes it.  The API is open to other
-sites' pages (``Access-Control-Allow-Origin: *``, ``OPTIONS`` answered); a connection must deliver its
-request within :data:`REQUEST_SECONDS` and a process takes at most ``--max-connections``
+JSON; bad input gets 400 (or 404, 405, 413, 414) with ``{"error": "..."}`` naming the parameter and what
+was wrong, never 500; a table not computed 404 with the command that computes it.  The API is open to
+other sites' pages (``Access-Control-Allow-Origin: *`` once on every answer, ``OPTIONS`` answered with the
+methods of the route asked about, :class:`ApiGate`); a connection must deliver its request within
+:data:`REQUEST_SECONDS` and a process takes at most ``--max-connections``
 (:class:`BoundedHttpToolsProtocol`).  The page at ``/`` and its bundle (``web/``, built by
 ``scripts/setup.sh``) are served from here too: nothing comes from elsewhere.
 
@@ -14,6 +15,8 @@ Endpoints (docs/server.md has examples):
 * ``GET /standard?fen=`` and ``GET /standard/mainline?fen=``: lichess's tablebase API;
 * ``GET /api/position?fen=``: ``/standard`` plus the FEN after each move, a status line in words and
   whether the position is a mutual zugzwang;
+* ``GET /api/legal?fen=``: any legal position (any number of pieces, castling rights, en passant) checked,
+  or why no game reaches it;
 * ``GET /api/verdict?fen=&move=``: the verdict on a move; ``GET /api/reply?fen=``: the server's move;
 * ``GET /api/random?material=&outcome=&side=&min=&max=&seed=``, ``GET /api/distances?material=&side=``:
   random starts and which distances exist; ``GET /api/zugzwang?fen=``; ``GET /api/materials``.
@@ -21,6 +24,7 @@ Endpoints (docs/server.md has examples):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -31,11 +35,12 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from . import answers
+from .move_answers import MAX_BODY_BYTES
 from ..board.material import MaterialError
 from ..folders import RESULTS_DIR, WEB_BUNDLE_DIR, WEB_DIR
 from ..tablebase import MissingTableError, PositionError, open_tablebase
@@ -99,6 +104,9 @@ def create_app(results: Optional[os.PathLike] = None, cache_mb: Optional[int] = 
         return JSONResponse(answers.distances(tablebase, answers.parse_material(q.get("material")),
                                               answers.parse_side(q.get("side", "w"))))
 
+    def legal(request: Request):
+        return JSONResponse(answers.any_position(answers.parse_any_fen(request.query_params.get("fen"))))
+
     def materials(request: Request):
         return JSONResponse({"materials": [str(m) for m in tablebase.materials()]})
 
@@ -114,6 +122,7 @@ def create_app(results: Optional[os.PathLike] = None, cache_mb: Optional[int] = 
         Route("/standard", standard),
         Route("/standard/mainline", mainline),
         Route("/api/position", position),
+        Route("/api/legal", legal),
         Route("/api/verdict", verdict),
         Route("/api/reply", reply),
         Route("/api/zugzwang", zugzwang),
@@ -122,16 +131,24 @@ def create_app(results: Optional[os.PathLike] = None, cache_mb: Optional[int] = 
         Route("/api/materials", materials),
         Mount("/static", StaticFiles(directory=BUNDLE_DIR, check_dir=False), name="static"),
     ]
-    # -- the move service (Util/server/move_service.py): POST /api/move, GET /api/cloud-eval ----------------------
-    from .move_service import move_routes
+    from .move_service import MoveService, move_routes
 
-    routes[1:1] = move_routes(folder)
-    # -- end of the move service -------------------------------------------------------------------------
+    service = MoveService(folder)
+    routes[1:1] = move_routes(service)
     handlers = {
         answers.BadRequest: _bad_request, PositionError: _bad_request, MaterialError: _bad_request,
         MissingTableError: _missing_table, HTTPException: _http_error, Exception: _internal_error,
     }
-    app = Starlette(routes=routes, exception_handlers=handlers)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        await service.warm()  # the search processes warm before the first request: its move is as quick
+        try:
+            yield
+        finally:
+            service.close()
+
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     app.state.tablebase = tablebase
     return ApiGate(app)
 
@@ -147,13 +164,34 @@ async def _missing_table(request: Request, error: MissingTableError) -> JSONResp
 
 
 async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
+    headers = error.headers
     if error.status_code == 404:
         message = f"no such page: {request.url.path[:100]}; see docs/server.md for the endpoints"
     elif error.status_code == 405:
-        message = f"{request.method[:20]} is not allowed on {request.url.path[:100]}: use GET"
+        allowed = allowed_methods(request.app.routes, request.url.path) or ("GET", "HEAD", "OPTIONS")
+        headers = {**{k: v for k, v in (headers or {}).items() if k.lower() != "allow"}, "allow": ", ".join(allowed)}
+        message = (f"{request.method[:20]} is not allowed on {request.url.path[:100]}: use "
+                   f"{' or '.join(m for m in allowed if m not in ('HEAD', 'OPTIONS'))}"
+                   f"{METHOD_HINTS.get(request.url.path, '')}")
     else:
         message = error.detail
-    return JSONResponse({"error": message}, status_code=error.status_code, headers=error.headers)
+    return JSONResponse({"error": message}, status_code=error.status_code, headers=headers)
+
+
+#: What a 405 adds for a route whose method is easily mistaken.
+METHOD_HINTS = {"/api/move": ' with a JSON body, e.g. {"fen": "startpos", "moves": ["e2e4"], "level": 3}'}
+#: The order methods are named in (``Allow`` and the preflight's ``Access-Control-Allow-Methods``).
+METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(routes, path: str) -> tuple:
+    """The methods the route of ``path`` accepts, OPTIONS (answered by the gate) among them; () for a path
+    no route has."""
+    for route in routes:
+        if isinstance(route, Route) and route.path_regex.match(path):
+            methods = set(route.methods or ("GET", "HEAD")) | {"OPTIONS"}
+            return tuple(m for m in METHOD_ORDER if m in methods) + tuple(sorted(methods - set(METHOD_ORDER)))
+    return ()
 
 
 async def _internal_error(request: Request, error: Exception) -> JSONResponse:
@@ -163,10 +201,11 @@ async def _internal_error(request: Request, error: Exception) -> JSONResponse:
 
 class ApiGate:
     """What every request meets before the application: a query longer than :data:`MAX_QUERY_BYTES` is
-    refused with 414 before anything parses it; the API (everything but the page and its bundle) is open
-    to pages of other sites as lichess's is (``Access-Control-Allow-Origin: *``, and ``OPTIONS``, a
-    browser's preflight, answered 204); a method other than GET/HEAD on the bundle gets 405 in JSON, as
-    everywhere else."""
+    refused with 414 and a body announced longer than :data:`MAX_BODY_BYTES` with 413 before anything
+    reads them; the API (everything but the page and its bundle) is open to pages of other sites as
+    lichess's is: ``Access-Control-Allow-Origin: *`` once on every answer, and ``OPTIONS``, a browser's
+    preflight, answered 204 with the methods of the route asked about (404 for a path no route has); a
+    method other than GET/HEAD on the bundle gets 405 in JSON, as everywhere else."""
 
     def __init__(self, app):
         self.app = app
@@ -179,13 +218,25 @@ class ApiGate:
         path, method = scope["path"], scope["method"]
         api = not (path == "/" or path.startswith("/static/"))
         query = scope.get("query_string", b"")
+        length = dict(scope["headers"]).get(b"content-length", b"0")
         if len(query) > MAX_QUERY_BYTES:
             response = JSONResponse({"error": f"the query is {len(query)} bytes long; at most {MAX_QUERY_BYTES} are "
                                               "read (a FEN needs under 100)"}, status_code=414, headers=CORS_HEADERS)
+        elif not length.isdigit() or int(length) > MAX_BODY_BYTES:
+            response = JSONResponse({"error": f"the body is {length[:20].decode('latin-1')} bytes long; at most "
+                                              f"{MAX_BODY_BYTES} are read"}, status_code=413,
+                                    headers={**CORS_HEADERS, "connection": "close"})
         elif api and method == "OPTIONS":
-            asked = dict(scope["headers"]).get(b"access-control-request-headers", b"").decode("latin-1")
-            response = Response(status_code=204, headers={**CORS_HEADERS, **PREFLIGHT_HEADERS,
-                                                          "access-control-allow-headers": asked[:200] or "*"})
+            allowed = allowed_methods(self.app.routes, path)
+            if not allowed:
+                response = JSONResponse({"error": f"no such page: {path[:100]}; see docs/server.md for the "
+                                                  "endpoints"}, status_code=404, headers=CORS_HEADERS)
+            else:
+                asked = dict(scope["headers"]).get(b"access-control-request-headers", b"").decode("latin-1")
+                methods = ", ".join(allowed)
+                response = Response(status_code=204, headers={
+                    **CORS_HEADERS, "access-control-allow-methods": methods, "allow": methods,
+                    "access-control-max-age": PREFLIGHT_SECONDS, "access-control-allow-headers": asked[:200] or "*"})
         elif not api and path != "/" and method not in ("GET", "HEAD"):
             response = JSONResponse({"error": f"{method} is not allowed on {path[:100]}: use GET"}, status_code=405,
                                     headers={"allow": "GET, HEAD"})
@@ -197,14 +248,16 @@ class ApiGate:
 
 #: The API answers any site's page, as lichess's does (the page itself needs none of it).
 CORS_HEADERS = {"access-control-allow-origin": "*"}
-PREFLIGHT_HEADERS = {"access-control-allow-methods": "GET, HEAD, OPTIONS", "access-control-max-age": "86400",
-                     "allow": "GET, HEAD, OPTIONS"}
+#: How long a browser may keep a preflight's answer (a day).
+PREFLIGHT_SECONDS = "86400"
 
 
 def _with_cors(send):
     async def send_with_cors(message):
         if message["type"] == "http.response.start":
-            message["headers"] = [*message.get("headers", []), (b"access-control-allow-origin", b"*")]
+            headers = message.get("headers", [])
+            if not any(name.lower() == b"access-control-allow-origin" for name, _ in headers):
+                message["headers"] = [*headers, (b"access-control-allow-origin", b"*")]
         await send(message)
     return send_with_cors
 

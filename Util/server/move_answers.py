@@ -10,6 +10,7 @@ as UCI's and lichess's are; scores in ``/api/move`` are from the side to move (a
 from __future__ import annotations
 
 import json
+import math
 import threading
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
@@ -17,14 +18,19 @@ from typing import Dict, List, Optional
 import chess
 
 __all__ = ["BadMove", "CLOUD_EVAL_SECONDS", "MAX_MULTIPV", "MoveRequest", "answer_cloud_eval", "answer_move",
-           "board_of", "parse_cloud_eval", "parse_move_request"]
+           "board_of", "parse_cloud_eval", "parse_move_request", "strict_json"]
 
 #: Milliseconds a clock may hold, and an increment (a day; ten minutes).
 MAX_CLOCK_MS, MAX_INCREMENT_MS = 86_400_000, 600_000
 #: Lines ``/api/cloud-eval`` gives at most (lichess's own limit is 5) and the seconds it thinks.
 MAX_MULTIPV = 5
 CLOUD_EVAL_SECONDS = 1.0
+#: The longest body read, in bytes (a game of 300 moves needs under 2,500); reading stops beyond it.
 MAX_BODY_BYTES = 16_384
+#: How deep a body may nest arrays and objects (a move request nests two: the object and its list).
+MAX_JSON_DEPTH = 4
+#: Digits a JSON number may have (every field's range needs fewer than ten).
+MAX_NUMBER_DIGITS = 24
 FIELDS = ("fen", "moves", "level", "movetime", "wtime", "btime", "winc", "binc")
 
 
@@ -61,24 +67,33 @@ def _number(body: dict, name: str, low: float, high: float, whole: bool = False)
 
 def board_of(fen: Optional[str], moves: List[str] = ()) -> chess.Board:
     """The board of ``fen`` (None or "startpos": the start) after ``moves`` (UCI); BadMove naming a FEN that
-    is not one or not legal, or the first move that is not legal, and the position it was tried in."""
+    is not one or not legal (in the words of ``/standard``: why no game reaches it), or the first move that
+    is not legal (a null move ``0000`` included: chess has no passing), and the position it was tried in."""
+    from ..play.words import illegal_reasons
+
     if fen is None or fen == "startpos":
         board = chess.Board()
     else:
         if not isinstance(fen, str):
-            raise BadMove(f"fen must be a FEN string, not {json.dumps(fen)}")
+            raise BadMove(f"fen must be a FEN string, not {json.dumps(fen)[:60]}")
         try:
             board = chess.Board(fen.replace("_", " ").strip())
         except ValueError as error:
-            raise BadMove(f"not a FEN '{fen}' ({error}); e.g. "
+            raise BadMove(f"not a FEN '{fen[:100]}' ({error}); e.g. "
                           f"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1") from None
-        if board.status() != chess.STATUS_VALID:
-            raise BadMove(f"FEN '{fen}' is not a legal position ({board.status()!r})")
+        status = board.status()
+        if status != chess.STATUS_VALID:
+            raise BadMove(f"FEN '{fen}' is not a legal position: {illegal_reasons(status)}; no game can reach it")
     for number, text in enumerate(moves):
         try:
-            board.push(board.parse_uci(text))
+            move = board.parse_uci(text)
         except ValueError:
-            raise BadMove(f"moves[{number}] '{text}' is not a legal move (UCI, e.g. e2e4) in {board.fen()}") from None
+            move = None
+        if move is None or not move:  # python-chess reads 0000 as the null move, which passes the turn
+            said = ("is a null move (passing the turn), which chess has not" if move is not None
+                    else "is not a legal move")
+            raise BadMove(f"moves[{number}] '{text[:20]}' {said} (UCI, e.g. e2e4) in {board.fen()}")
+        board.push(move)
     return board
 
 
@@ -89,27 +104,91 @@ def _over(board: chess.Board) -> None:
         raise BadMove(f"the game is over ({said}, {outcome.result()}) in {board.fen()}: there is no move to make")
 
 
-def parse_move_request(raw: bytes, max_movetime_ms: float) -> MoveRequest:
-    """The :class:`MoveRequest` of a POST body; BadMove for malformed JSON, a field that is unknown or out of
-    range (named, with its range), a bad FEN, an illegal move, or a game that is over."""
+def _nesting(raw: bytes) -> int:
+    """How deep ``raw`` nests arrays and objects (brackets inside strings left out); one pass, so that no
+    text makes it slow."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # a backslash: the next byte is escaped
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str):
+    raise BadMove(f"{name} is not a number JSON allows (RFC 8259 has no NaN or infinity): give a finite number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadMove(f"the number {text[:40]} is beyond the range of a double (about 1.8e308): give a number in "
+                      "the field's range")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_NUMBER_DIGITS:
+        raise BadMove(f"a number of {digits} digits: at most {MAX_NUMBER_DIGITS} are read (every field's range "
+                      "needs fewer than ten)")
+    return int(text)
+
+
+def strict_json(raw: bytes, example: str = '{"fen": "startpos", "moves": ["e2e4"], "level": 3}'):
+    """The JSON value of ``raw`` as RFC 8259 has it: BadMove for a body over :data:`MAX_BODY_BYTES`, bytes that
+    are no UTF-8, text that is no JSON, ``NaN``/``Infinity`` (Python's json reads them), a number beyond a
+    double or of more than :data:`MAX_NUMBER_DIGITS` digits, or arrays and objects nested deeper than
+    :data:`MAX_JSON_DEPTH`.  ``example``: a good body, for the messages."""
     if len(raw) > MAX_BODY_BYTES:
-        raise BadMove(f"the body is {len(raw)} bytes long; at most {MAX_BODY_BYTES} are read")
+        raise BadMove(f"the body is more than {MAX_BODY_BYTES} bytes long; at most {MAX_BODY_BYTES} are read")
+    depth = _nesting(raw)
+    if depth > MAX_JSON_DEPTH:
+        raise BadMove(f"the body nests arrays and objects {depth} levels deep; at most {MAX_JSON_DEPTH} are read "
+                      f"(send e.g. {example})")
     try:
-        body = json.loads(raw.decode("utf-8") or "null")
+        return json.loads(raw.decode("utf-8") or "null", parse_constant=_no_constant, parse_float=_finite_float,
+                          parse_int=_bounded_int)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BadMove(f"the body is not JSON ({error}); send e.g. "
-                      '{"fen": "startpos", "moves": ["e2e4"], "level": 3}') from None
+        raise BadMove(f"the body is not JSON ({error}); send e.g. {example}") from None
+
+
+def _moves_of(body: dict) -> List[str]:
+    moves = body.get("moves")
+    if moves is None:
+        return []
+    if isinstance(moves, str):
+        return moves.split()
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise BadMove('moves must be a list of UCI moves (or one string of them, space-separated), e.g. '
+                      f'["e2e4", "e7e5"], not {json.dumps(moves)[:60]}')
+    return moves
+
+
+def parse_move_request(raw: bytes, max_movetime_ms: float) -> MoveRequest:
+    """The :class:`MoveRequest` of a POST body; BadMove for a body :func:`strict_json` refuses, one that is not
+    an object, a field that is unknown or out of range (named, with its range), ``moves`` that are not a
+    list of strings, a bad FEN, an illegal or null move, or a game that is over."""
+    body = strict_json(raw)
     if not isinstance(body, dict):
         raise BadMove('the body must be a JSON object, e.g. {"fen": "startpos", "moves": ["e2e4"]}')
     unknown = sorted(set(body) - set(FIELDS))
     if unknown:
-        raise BadMove(f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; the fields are "
-                      f"{', '.join(FIELDS)}")
-    moves = body.get("moves") or []
-    if isinstance(moves, str):
-        moves = moves.split()
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise BadMove('moves must be a list of UCI moves, e.g. ["e2e4", "e7e5"]')
+        raise BadMove(f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(u[:20] for u in unknown[:5])}; "
+                      f"the fields are {', '.join(FIELDS)}")
+    moves = _moves_of(body)
     from ..whole_game.levels import LEVELS
 
     level = _number(body, "level", 1, len(LEVELS), whole=True)
@@ -124,19 +203,27 @@ def parse_move_request(raw: bytes, max_movetime_ms: float) -> MoveRequest:
                        {k: v for k, v in times.items() if v is not None})
 
 
-def parse_cloud_eval(fen: Optional[str], multipv: Optional[str]) -> tuple:
-    """(fen, multiPv) of ``/api/cloud-eval``'s query; BadMove saying what is wrong."""
+def parse_cloud_eval(fen: Optional[str], multipv: Optional[str], movetime: Optional[str] = None) -> tuple:
+    """(fen, multiPv, seconds) of ``/api/cloud-eval``'s query: ``movetime`` in ms (1 to
+    :data:`CLOUD_EVAL_SECONDS` in ms; default that); BadMove saying what is wrong."""
     if not fen:
         raise BadMove("fen is missing: /api/cloud-eval?fen=FEN&multiPv=N")
-    try:
-        lines = int(multipv) if multipv not in (None, "") else 1
-    except ValueError:
-        raise BadMove(f"multiPv must be a whole number from 1 to {MAX_MULTIPV}, not '{multipv}'") from None
-    if not 1 <= lines <= MAX_MULTIPV:
-        raise BadMove(f"multiPv must be from 1 to {MAX_MULTIPV}, not {lines}")
+    lines = _query_number(multipv, "multiPv", 1, MAX_MULTIPV, 1)
+    longest = round(1000 * CLOUD_EVAL_SECONDS)
+    milliseconds = _query_number(movetime, "movetime", 1, longest, longest)
     board = board_of(fen)
     _over(board)
-    return board.fen(), lines
+    return board.fen(), lines, milliseconds / 1000
+
+
+def _query_number(text: Optional[str], name: str, low: int, high: int, default: int) -> int:
+    if text in (None, ""):
+        return default
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise BadMove(f"{name} must be a whole number from {low} to {high}, not '{text[:20]}'")
+    if not low <= int(text) <= high:
+        raise BadMove(f"{name} must be from {low} to {high}, not {int(text)}")
+    return int(text)
 
 
 def _limits(request: MoveRequest, cap_seconds: float):

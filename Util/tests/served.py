@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -23,8 +24,11 @@ MATERIALS = ("KQvKR", "KPvKP")
 @contextlib.contextmanager
 def running_server(results: Path, log_path: Path, workers: int = 1, options: Tuple[str, ...] = ()) -> Iterator[str]:
     """``python -m Util serve`` on ``results`` until the block ends, its output in ``log_path``; yields its
-    base URL."""
-    with open(log_path, "w") as log, served_process(results, ("--workers", str(workers), *options), log=log) as served:
+    base URL.  Its search pool has one process unless $CHESSAI_SEARCH_WORKERS says otherwise (each
+    process warms the engine before the server listens: one is what a test's few searches need)."""
+    env = {} if os.environ.get("CHESSAI_SEARCH_WORKERS") else {"CHESSAI_SEARCH_WORKERS": "1"}
+    with open(log_path, "w") as log, served_process(results, ("--workers", str(workers), *options), env=env,
+                                                    log=log) as served:
         yield served.base
 
 

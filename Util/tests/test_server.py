@@ -495,3 +495,35 @@ def test_the_server_says_moves_and_distances_in_the_pages_words(server):
     kinds = {words.split(" · ")[-1].split(" ")[0] for words in page_moves}
     assert {"mates", "mated", "checkmate", "stalemate", "Draw"} <= kinds, kinds
     assert any("never" in text for text in page_distances)
+
+
+def test_legal_takes_any_position_a_game_reaches_and_says_why_another_is_not(server):
+    """/api/legal against python-chess: positions of random games (castling rights, en passant, any number
+    of pieces) are taken with python-chess's FEN and move count; each of them made impossible (a king
+    removed, a pawn on the last rank, the side not to move in check) is refused with /standard's words."""
+    from Util.play.words import illegal_reasons
+
+    rng = random.Random(51)
+    seen = 0
+    for _ in range(6):
+        board = chess.Board()
+        for _ in range(rng.randrange(1, 60)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            if rng.random() < 0.3:
+                status, answer = get_json(server, "/api/legal", fen=board.fen(en_passant="fen"))
+                assert status == 200, answer
+                assert answer["fen"] == board.fen() and answer["legal_moves"] == board.legal_moves.count()
+                assert answer["castling"] == (board.castling_xfen() or "-") and answer["check"] == board.is_check()
+                assert answer["tables"] == (chess.popcount(board.occupied) <= 5 and not board.castling_rights)
+                seen += 1
+        broken = board.copy()
+        broken.remove_piece_at(broken.king(chess.BLACK))
+        broken.set_piece_at(rng.choice([s for s in chess.SquareSet(chess.BB_RANK_8) if not broken.piece_at(s)]),
+                            chess.Piece(chess.PAWN, chess.WHITE))
+        status, answer = get_json(server, "/api/legal", fen=broken.fen())
+        reasons = illegal_reasons(chess.Board(broken.fen()).status())
+        assert status == 400 and answer["error"] == f"not a legal position: {reasons}; no game can reach it", answer
+    assert seen >= 6

@@ -54,7 +54,10 @@ def _square_point(page, square: str):
 
 
 def _drag(page, start, end):
-    """Press the mouse at ``start`` (a square, or an (x, y) point), move it to square ``end``, release."""
+    """Press the mouse at ``start`` (a square, or an (x, y) point), move it to square ``end``, release; once
+    the page has shown its position and the board takes a move (the board's ``data-movable`` names who may
+    move: a drag before that, while the page still asks the server, would be lost)."""
+    page.wait_for_function("() => document.querySelector('#board').dataset.movable", timeout=TIMEOUT)
     x, y = _square_point(page, start) if isinstance(start, str) else start
     page.mouse.move(x, y)
     page.mouse.down()
@@ -140,6 +143,7 @@ def test_practice_verdict_reply_hint_take_back_and_pgn(server, tmp_path):
         page.get_by_label("White").first.check()
         page.get_by_role("button", name="Start from this position").click()
         page.get_by_text("You play White.").wait_for(timeout=TIMEOUT)
+        page.locator("#board[data-movable=w]").wait_for(timeout=TIMEOUT)  # the game's position shown, White to move
 
         _drag(page, slower["uci"][:2], slower["uci"][2:4])
         _, verdict = get_json(server, "/api/verdict", fen=KQKR, move=slower["uci"])
@@ -208,7 +212,7 @@ def test_board_editor_sets_up_a_position_with_the_mouse(server):
         page.get_by_role("button", name="Swap colours").click()
         assert fen_field.input_value() == "8/4Q3/8/3K4/8/8/8/kr6 w - - 0 1"
         page.get_by_role("button", name="Swap colours").click()
-        page.locator("#panel-edit").get_by_label("Black").check()
+        page.locator("#panel-edit").get_by_label("Black", exact=True).check()
         fen = "8/4q3/8/3k4/8/8/8/KR6 b - - 0 1"
         assert fen_field.input_value() == fen
 

@@ -158,6 +158,12 @@ def test_bad_input_is_answered_and_forgotten(pipe):
     assert lines[-1] == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"  # kept up to e7e4
 
 
+def test_an_impossible_position_is_said_in_words(pipe):
+    pipe.send("position fen 4k3/4R3/8/8/8/8/8/4K3 w - - 0 1")  # Black, not to move, in check
+    said = pipe.until("info string", 10)[-1]
+    assert "is not a legal position: the side that is not to move is in check" in said and "Status" not in said
+
+
 def test_stop_ends_an_infinite_search(pipe):
     pipe.send("setoption name OwnBook value false")
     pipe.send("position startpos")

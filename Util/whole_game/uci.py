@@ -59,7 +59,9 @@ def parse_position(words: List[str], chess960: bool = False) -> Tuple[chess.Boar
         except ValueError as error:
             raise ValueError(f"not a FEN '{fen}' ({error})") from None
         if board.status() != chess.STATUS_VALID:
-            raise ValueError(f"FEN '{fen}' is not a legal position ({board.status()!r})" + (
+            from ..play.words import illegal_reasons  # the words /standard and /api/move say it in
+
+            raise ValueError(f"FEN '{fen}' is not a legal position: {illegal_reasons(board.status())}" + (
                 "" if chess960 else "; a Chess960 position needs setoption name UCI_Chess960 value true"))
     for text in words[moves_at + 1:]:
         try:
@@ -67,6 +69,22 @@ def parse_position(words: List[str], chess960: bool = False) -> Tuple[chess.Boar
         except ValueError:
             return board, f"illegal move '{text}' in {board.fen()}; position set up to the move before"
     return board, ""
+
+
+def play_new_moves(board: chess.Board, known: List[str], words: List[str]) -> Optional[str]:
+    """When ``words`` (of a ``position`` command) are ``known``'s (those that set up ``board``) and moves
+    more, as a game's next position is, plays only those on ``board``: a long game's moves are not played
+    again on the GUI's clock.  None when ``words`` are another position; else what was wrong ('' if
+    nothing: an illegal move leaves ``board`` at the position before it)."""
+    if not (known and len(words) > len(known) and words[:len(known)] == known
+            and ("moves" in known or words[len(known)] == "moves")):
+        return None
+    for text in words[len(known) + ("moves" not in known):]:
+        try:
+            board.push(board.parse_uci(text))
+        except ValueError:
+            return f"illegal move '{text}' in {board.fen()}; position set up to the move before"
+    return ""
 
 
 def perft_lines(board: chess.Board, depth: int) -> List[str]:
@@ -202,20 +220,11 @@ class UciEngine:
             self._close_player()  # opened again, with the new option, at the next isready or go
 
     def cmd_position(self, words: List[str]) -> None:
-        # a game's next position is the last one and two moves more: only those are played (on the
-        # GUI's clock, a long game's every move played again from the start would cost milliseconds)
-        known = self._position
-        if (known and len(words) > len(known) and words[:len(known)] == known
-                and ("moves" in known or words[len(known)] == "moves")):
-            self._position = words
-            for text in words[len(known) + ("moves" not in known):]:
-                try:
-                    self.board.push(self.board.parse_uci(text))
-                except ValueError:
-                    self._position = []
-                    self.say(f"info string illegal move '{text}' in {self.board.fen()}; position set up to the "
-                             f"move before")
-                    return
+        grown = play_new_moves(self.board, self._position, words)
+        if grown is not None:  # the last position and moves more: only those were played
+            self._position = words if not grown else []
+            if grown:
+                self.say(f"info string {grown}")
             return
         try:
             self.board, problem = parse_position(words, bool(self.options["UCI_Chess960"]))

@@ -195,6 +195,8 @@ class GoSearch:
         elif result.source in ("tablebase", "syzygy"):
             self._say(f"info string {'tablebase' if result.source == 'tablebase' else 'Syzygy'} move "
                       f"{result.move.uci()}")
+        if result.note:
+            self._say(f"info string {result.note}")
         return result
 
     def _scored_book_move(self, result):

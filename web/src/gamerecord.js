@@ -29,7 +29,8 @@ export function parseClock(text) {
 // PGN's TimeControl: seconds+increment ("180+2"), "-" without a clock.
 export const timeControl = (clock) => (clock ? `${clock.base / 1000}+${clock.increment / 1000}` : '-');
 
-// The game as PGN. `moves`: {san, clock (ms left after it, or undefined), comment}; `result`: 1-0, 0-1,
+// The game as PGN. `moves`: {san (with a glyph such as ?! after it if graded), clock (ms left after it, or
+// undefined), eval (the [%eval] after it: 0.31, #-2, or undefined), comment}; `result`: 1-0, 0-1,
 // 1/2-1/2 or *; `termination`: PGN's word for how it ended (normal, time forfeit) or undefined; `ending`:
 // how it ended in words ("You lost: you resigned"), a comment after the last move, or undefined.
 export function gamePgn({ start, startpos, moves, result, white, black, clock, termination, event, ending }) {
@@ -46,7 +47,8 @@ export function gamePgn({ start, startpos, moves, result, white, black, clock, t
     if (whiteToMove) text.push(`${number}.`);
     else if (i === 0) text.push(`${number}...`);
     text.push(move.san);
-    const notes = [move.clock === undefined ? '' : `[%clk ${pgnClock(move.clock)}]`, move.comment || '']
+    const notes = [move.eval === undefined ? '' : `[%eval ${move.eval}]`,
+      move.clock === undefined ? '' : `[%clk ${pgnClock(move.clock)}]`, move.comment || '']
       .filter(Boolean).join(' ').replaceAll('}', ')');
     if (notes) text.push(`{${notes}}`);
     if (!whiteToMove) number++;

@@ -1,10 +1,8 @@
 // The trainer page: a chessground board and, in tabs, its modes: Analyse, Practice (against the
 // tablebase), Random start, Edit board and Play (a whole game against the engine). Each mode is a module
-// of modes/ that registers itself in state.js; this file wires the parts every mode shares (tabs, the
-// move list's buttons, the keyboard) and opens the page on the link's game.
-import { get } from './api.js';
-import { $, DEFAULT_FEN, current, game, readUrl, setMode } from './state.js';
-import { goTo as trainerGoTo } from './trainer.js';
+// of modes/ that registers itself in state.js; this file wires the parts every mode shares (tabs, Back,
+// Forward, Flip, the arrow keys) and opens the page on the link's game.
+import { $, current, readUrl, page, setMode } from './state.js';
 import { act, cancelPromotion, ground } from './views.js';
 import './modes/analyse.js';
 import './modes/practice.js';
@@ -14,24 +12,11 @@ import './modes/play.js';
 // after chessground's CSS (imported by board.js), so that the page's rules win where both set one
 import './style.css';
 
-// Back, Forward and the arrow keys: a mode with a game of its own (play) steps through it itself.
-const goTo = (ply) => (current().goTo ?? trainerGoTo)(ply);
-
-// Without a position in the URL: KQvKR, or a position of a table the server has if it lacks that one.
-async function firstPosition() {
-  try {
-    const { materials } = await get('/api/materials');
-    if (!materials.length || materials.includes('KQvKR')) return DEFAULT_FEN;
-    const largest = materials[materials.length - 1];
-    return (await get('/api/random', { material: largest, outcome: 'win', side: 'w' })).fen;
-  } catch {
-    return DEFAULT_FEN; // the status line will say what is wrong
-  }
-}
+const step = (delta) => current().step?.(delta);
 
 for (const tab of document.querySelectorAll('.tabs button')) tab.addEventListener('click', act(() => setMode(tab.dataset.mode)));
-$('#back').addEventListener('click', act(() => goTo(game.ply - 1)));
-$('#forward').addEventListener('click', act(() => goTo(game.ply + 1)));
+$('#back').addEventListener('click', act(() => step(-1)));
+$('#forward').addEventListener('click', act(() => step(1)));
 $('#flip').addEventListener('click', () => {
   ground.toggleOrientation();
   current().onFlip?.();
@@ -40,8 +25,8 @@ $('#promotion-cancel').addEventListener('click', cancelPromotion);
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape') return cancelPromotion();
   if (e.target.closest('input, select, textarea')) return;
-  if (e.key === 'ArrowLeft') act(goTo)(game.ply - 1);
-  if (e.key === 'ArrowRight') act(goTo)(game.ply + 1);
+  if (e.key === 'ArrowLeft') act(step)(-1);
+  if (e.key === 'ArrowRight') act(step)(1);
 });
 
-readUrl(firstPosition).then(() => setMode(game.mode));
+readUrl().then(() => setMode(page.mode));

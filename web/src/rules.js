@@ -3,7 +3,7 @@
 // king's two-square step), SAN, the position after a move, and the game's end by the rules.
 import { Chess, castlingSide, normalizeMove } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
-import { makeSan } from 'chessops/san';
+import { makeSan, parseSan } from 'chessops/san';
 import { kingCastlesTo, makeSquare, parseUci, squareRank } from 'chessops/util';
 
 export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -46,7 +46,21 @@ export function playUci(fen, uci) {
   if (!position.isLegal(move)) return null;
   const san = makeSan(position, move);
   position.play(move);
-  return { uci, san, fen: fenOf(position) };
+  return { uci, san, fen: fenOf(position), capture: san.includes('x') };
+}
+
+// A move a person typed, in SAN (e4, Nf3, exd5, O-O, e8=Q; 0-0 for O-O) or UCI (e2e4, e7e8q), as our
+// UCI in `fen`; null if it is no legal move there.
+export function typedUci(fen, text) {
+  const position = positionOf(fen);
+  const typed = text.trim().replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O');
+  const ucis = legalUcis(position);
+  if (ucis.includes(typed.toLowerCase())) return typed.toLowerCase();
+  const move = parseSan(position, typed) ?? parseSan(position, typed.charAt(0).toUpperCase() + typed.slice(1));
+  if (!move || !('from' in move)) return null;
+  const side = castlingSide(position, move);
+  const uci = makeSquare(move.from) + makeSquare(side ? kingCastlesTo(position.turn, side) : move.to);
+  return move.promotion ? uci + move.promotion.charAt(move.promotion === 'knight' ? 1 : 0) : uci;
 }
 
 // What repeats a position (FIDE): the pieces, the side to move, castling rights and en passant.
@@ -58,15 +72,15 @@ function repetitions(fens) {
 }
 
 // How the game of positions `fens` (the start's, then after each move; normalFen'd) has ended by itself:
-// {result: '1-0' | '0-1' | '1/2-1/2', why} or null. Checkmate, stalemate, no mating material on either
+// the end's code (play/ending.js words it) or null. Checkmate, stalemate, no mating material on either
 // side, a position seen five times, 75 moves each without a capture or pawn move.
 export function automaticEnd(fens) {
   const position = positionOf(fens[fens.length - 1]);
-  if (position.isCheckmate()) return { result: position.turn === 'white' ? '0-1' : '1-0', why: 'checkmate' };
-  if (position.isStalemate()) return { result: '1/2-1/2', why: 'stalemate' };
-  if (position.isInsufficientMaterial()) return { result: '1/2-1/2', why: 'insufficient material' };
-  if (repetitions(fens) >= 5) return { result: '1/2-1/2', why: 'fivefold repetition' };
-  if (position.halfmoves >= 150) return { result: '1/2-1/2', why: 'the seventy-five-move rule' };
+  if (position.isCheckmate()) return 'checkmate';
+  if (position.isStalemate()) return 'stalemate';
+  if (position.isInsufficientMaterial()) return 'insufficient';
+  if (repetitions(fens) >= 5) return 'fivefold';
+  if (position.halfmoves >= 150) return 'seventyfive';
   return null;
 }
 
@@ -90,3 +104,22 @@ export function inTableRange(fen) {
 }
 
 export const isCheck = (fen) => positionOf(fen).isCheck();
+
+// What each side has more of than the other in `fen`, as lichess shows it beside the players: the pieces
+// (`roles`, most valuable first, a role once for each piece more) and the `score` in pawns, for 'w' and 'b'.
+const VALUES = { q: 9, r: 5, b: 3, n: 3, p: 1 };
+const ROLE_NAMES = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+export function materialDiff(fen) {
+  const board = fen.split(' ')[0];
+  const diff = { w: { roles: [], score: 0 }, b: { roles: [], score: 0 } };
+  let balance = 0;
+  for (const letter of Object.keys(VALUES)) {
+    const more = [...board].filter((c) => c === letter.toUpperCase()).length - [...board].filter((c) => c === letter).length;
+    const side = more > 0 ? 'w' : 'b';
+    for (let i = 0; i < Math.abs(more); i++) diff[side].roles.push(ROLE_NAMES[letter]);
+    balance += more * VALUES[letter];
+  }
+  if (balance > 0) diff.w.score = balance;
+  if (balance < 0) diff.b.score = -balance;
+  return diff;
+}

@@ -5,8 +5,8 @@
 // server, or null), `tableHidden()`, `onPlayed(verdict, by)` and `afterShow()`.
 import { destinations } from './board.js';
 import { get } from './api.js';
-import { $, colour, current, fenNow, game, refresh, turnOf, writeUrl } from './state.js';
-import { act, ask, clearNotice, fail, ground, noticeShown, promote, renderMoveList, say } from './views.js';
+import { $, DEFAULT_FEN, current, fenNow, game, refresh, turnOf, writeUrl } from './state.js';
+import { act, ask, clearNotice, fail, noticeShown, promote, renderMoveList, say, showBoard } from './views.js';
 
 export const trainer = { position: null, positionFen: null, busy: false };
 
@@ -17,8 +17,9 @@ export async function show() {
   const fen = fenNow();
   const you = mode.you?.() ?? null;
   writeUrl();
-  renderMoveList(goTo);
+  showMoves();
   $('#new-game').hidden = true;
+  $('#board').dataset.movable = ''; // until this position is shown: a move now would be of another
   let position;
   try {
     position = await get('/api/position', you ? { fen, you } : { fen }, { cached: true });
@@ -26,9 +27,7 @@ export async function show() {
     trainer.position = trainer.positionFen = null;
     // a FEN the server refuses is drawn as no board at all: chessground would read pieces out of garbage
     const board = error.status === 400 ? '8/8/8/8/8/8/8/8' : fen.split(' ')[0];
-    ground.set({ fen: board, lastMove: undefined, check: false, turnColor: colour(turnOf(fen) === 'b' ? 'b' : 'w'),
-      movable: { color: undefined, dests: new Map() } });
-    ground.setAutoShapes([]);
+    showBoard({ fen: `${board} ${turnOf(fen) === 'b' ? 'b' : 'w'}` });
     renderTable();
     fail(error.message);
     return;
@@ -36,17 +35,11 @@ export async function show() {
   if (fen !== fenNow() || current() !== mode) return; // another position (or mode) was asked for meanwhile
   trainer.position = position;
   trainer.positionFen = fen;
-  const last = game.ply > 0 ? game.moves[game.ply - 1].uci : null;
-  const turn = turnOf(fen);
-  ground.set({
-    fen: fen.split(' ')[0],
-    turnColor: colour(turn),
-    lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined,
-    check: position.check ? colour(turn) : false,
-    movable: { free: false, color: mode.mayMove() ? colour(turn) : undefined,
-      dests: destinations(position.moves.map((m) => m.uci)) },
+  showBoard({
+    fen, last: game.ply > 0 ? game.moves[game.ply - 1].uci : null, check: position.check,
+    mover: mode.mayMove() ? turnOf(fen) : null, dests: destinations(position.moves.map((m) => m.uci)),
+    shapes: game.hint && position.moves.length ? [arrow(position.moves[0].uci)] : [],
   });
-  ground.setAutoShapes(game.hint && position.moves.length ? [arrow(position.moves[0].uci)] : []);
   const zugzwang = position.mutual_zugzwang ? ' Mutual zugzwang: the side to move would rather pass.' : '';
   if (noticeShown()) say(noticeShown(), 'error');
   else if (you && position.ending) say(position.ending.text, position.ending.kind);
@@ -86,6 +79,8 @@ export function renderTable() {
     body.append(row);
   }
 }
+
+export const showMoves = () => renderMoveList($('#movelist'), { start: game.start, moves: game.moves, ply: game.ply, goTo });
 
 export function goTo(ply) {
   if (trainer.busy || !current().navigable) return;
@@ -141,9 +136,28 @@ export async function playMove(uci, by) {
   await mode.afterShow?.();
 }
 
-// Replays a link's moves, each through the server (which checks it and gives its verdict); `byOf(fen)`
-// says who played the move from `fen`.
-export async function replayMoves(params, byOf = () => 'you') {
+// Without a position in the URL: KQvKR, or a position of a table the server has if it lacks that one.
+async function firstPosition() {
+  try {
+    const { materials } = await get('/api/materials');
+    if (!materials.length || materials.includes('KQvKR')) return DEFAULT_FEN;
+    const largest = materials[materials.length - 1];
+    return (await get('/api/random', { material: largest, outcome: 'win', side: 'w' })).fen;
+  } catch {
+    return DEFAULT_FEN; // the status line will say what is wrong
+  }
+}
+
+// A link's game (?fen=&moves=&ply=): its start, its moves replayed through the server (which checks each
+// and gives its verdict; `byOf(fen)` says who played the move from `fen`), the move shown.
+export async function readGame(params, byOf = () => 'you') {
+  game.start = (params.get('fen') || (await firstPosition())).replaceAll('_', ' ');
+  await replayMoves(params, byOf);
+  const ply = Number(params.get('ply'));
+  if (params.has('ply') && ply >= 0 && ply <= game.moves.length) game.ply = ply;
+}
+
+async function replayMoves(params, byOf) {
   const moves = (params.get('moves') || '').split(',').filter(Boolean);
   for (const uci of moves) {
     try {
@@ -158,3 +172,6 @@ export async function replayMoves(params, byOf = () => 'you') {
   }
 }
 
+
+// Back, Forward and the arrow keys in a tablebase mode.
+export const step = (delta) => goTo(game.ply + delta);

@@ -1,15 +1,40 @@
-// What the page shows around the board, whatever the mode: the board itself, the status line (and an
-// error that stays there until the person's next action), the question box, the list of moves played,
-// the verdict bar and a file to download.
+// What the page shows around the board, whatever the mode: the board itself (one configuration for every
+// mode, `showBoard`), the status line (and an error that stays there until the person's next action), the
+// question box, a list of moves played, the verdict bar and a file to download.
 import { boardMoved, choosePromotion, createBoard } from './board.js';
-import { $, DEFAULT_FEN, current, fenNow, game, refresh } from './state.js';
+import { $, DEFAULT_FEN, colour, current, refresh, turnOf } from './state.js';
 
 // The page's one board; a move made on it, or a change in the editor, goes to the current mode.
 export const ground = createBoard($('#board'), {
   fen: DEFAULT_FEN.split(' ')[0],
-  movable: { color: undefined, events: { after: (orig, dest) => current().onMove?.(orig, dest) } },
+  movable: { color: undefined, events: { after: (orig, dest, meta) => current().onMove?.(orig, dest, meta) } },
   events: { change: () => current().onBoardChange?.() },
 });
+
+let shownFen = DEFAULT_FEN;
+
+// Puts a position on the board, the one way every mode does: `fen` (a whole FEN), `last` (the UCI move
+// that led to it, or null), `mover` ('w', 'b' or null: whose pieces the person may move now), `dests`
+// (a Map from square to squares), `premove` (the person may premove while the other side thinks),
+// `shapes` (arrows), `check` (the side to move is in check), `free` (the editor: any piece anywhere). The
+// board's element says whose pieces move now (`data-movable`, empty while only a premove may be set), so
+// that a program driving the page knows when it may.
+export function showBoard({ fen, last = null, mover = null, dests = new Map(), premove = false, shapes = [], check = false,
+  free = false }) {
+  const turn = turnOf(fen) === 'b' ? 'b' : 'w';
+  shownFen = fen;
+  ground.set({
+    fen: fen.split(' ')[0],
+    turnColor: colour(turn),
+    lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined,
+    check: check ? colour(turn) : false,
+    movable: { free, color: free ? 'both' : mover ? colour(mover) : undefined, dests: free ? undefined : dests },
+    premovable: { enabled: premove },
+    draggable: { deleteOnDropOff: free },
+  });
+  ground.setAutoShapes(shapes);
+  $('#board').dataset.movable = free ? 'both' : premove ? '' : mover ?? '';
+}
 
 let notice = null; // an error shown instead of the status line until the person's next action
 
@@ -39,7 +64,7 @@ export const clearNotice = () => {
   notice = null;
 };
 
-// A question over the moves with a yes and a cancel; nothing happens until one is pressed.
+// A question with a yes and a cancel; nothing happens until one is pressed.
 export function ask(text, yes, onYes, onNo = () => {}) {
   $('#ask-text').textContent = text;
   $('#ask-yes').textContent = yes;
@@ -51,7 +76,7 @@ export function ask(text, yes, onYes, onNo = () => {}) {
 
 // The chooser over the board; `onChosen` gets the whole move (e7e8n).
 export function promote(prefix, onChosen) {
-  choosePromotion(ground, $('#promotion'), fenNow(), prefix, act(onChosen));
+  choosePromotion(ground, $('#promotion'), shownFen, prefix, act(onChosen));
 }
 
 export function cancelPromotion() {
@@ -60,21 +85,27 @@ export function cancelPromotion() {
   refresh();
 }
 
-// The moves played, numbered, each a button that shows its position (`goTo`); a move's class carries its
-// mistake (practice's verdicts) and its title the verdict.
-export function renderMoveList(goTo) {
-  const list = $('#movelist');
+// The moves of a game in `list`, numbered, each a button that shows its position (`goTo(ply)`): `start`
+// the FEN it began from, `moves` [{san, mistake?, grade?, verdict?}], `ply` the one shown. A move's class
+// carries its mistake (practice's verdicts), `data-grade` its grade (the style adds lichess's ?!, ?, ??)
+// and its title the verdict.
+export function renderMoveList(list, { start, moves, ply, goTo }) {
   list.replaceChildren();
-  const [, turn, , , , fullmove] = game.start.split(' ');
+  const [, turn, , , , fullmove] = start.split(' ');
   let number = Number(fullmove) || 1;
   let white = turn === 'w';
-  game.moves.forEach((move, i) => {
+  moves.forEach((move, i) => {
     const item = document.createElement('li');
     const label = white ? `${number}.` : i === 0 ? `${number}…` : '';
-    item.innerHTML = label ? `<span class="number">${label}</span>` : '';
+    if (label) {
+      const span = document.createElement('span');
+      span.className = 'number';
+      span.textContent = label;
+      item.append(span);
+    }
     const button = document.createElement('button');
     button.textContent = move.san;
-    button.className = `move ${move.mistake ? `mistake-${move.mistake}` : ''} ${i + 1 === game.ply ? 'current' : ''}`;
+    button.className = `move ${move.mistake ? `mistake-${move.mistake}` : ''} ${i + 1 === ply ? 'current' : ''}`;
     if (move.grade) button.dataset.grade = move.grade;
     button.title = move.verdict || '';
     button.addEventListener('click', act(() => goTo(i + 1)));
@@ -83,8 +114,9 @@ export function renderMoveList(goTo) {
     if (!white) number++;
     white = !white;
   });
-  $('#back').disabled = game.ply === 0;
-  $('#forward').disabled = game.ply === game.moves.length;
+  list.querySelector('.current')?.scrollIntoView?.({ block: 'nearest' });
+  $('#back').disabled = ply === 0;
+  $('#forward').disabled = ply === moves.length;
 }
 
 // The verdict bar `box` on the person's move (an /api/verdict answer), coloured by how good it was.
@@ -100,4 +132,3 @@ export function download(text, name, type = 'application/x-chess-pgn') {
   link.click();
   URL.revokeObjectURL(link.href);
 }
-

@@ -1,15 +1,17 @@
 // Analyse: every legal move of the position with its result and distance; any move may be played.
-import { register } from '../state.js';
-import { onBoardMove, replayMoves, show, trainer } from '../trainer.js';
+import { gameParams, register } from '../state.js';
+import { onBoardMove, readGame, show, step, trainer } from '../trainer.js';
 
 export const analyse = {
   name: 'analyse',
   navigable: true,
   enter: () => show(),
   show,
+  step,
   mayMove: () => !trainer.busy,
   onMove: onBoardMove,
-  readUrl: (params) => replayMoves(params),
+  urlParams: () => gameParams(),
+  readUrl: (params) => readGame(params),
 };
 
 register(analyse);

@@ -1,12 +1,12 @@
 // Practice: the person plays one side of the position against the tablebase, which answers each move
 // with its best reply and a verdict. The game is the page's (and the URL's): mode=practice&side=w|b.
 import { get } from '../api.js';
-import { $, colour, fenAt, fenNow, game, register, turnOf } from '../state.js';
-import { onBoardMove, played, replayMoves, show, trainer } from '../trainer.js';
+import { $, colour, fenAt, fenNow, game, gameParams, page, register, turnOf } from '../state.js';
+import { onBoardMove, played, readGame, show, step, trainer } from '../trainer.js';
 import { act, ask, download, fail, ground, showVerdict } from '../views.js';
 import { gamePgn } from '../gamerecord.js';
 
-const practising = () => game.mode === 'practice' && game.started;
+const practising = () => page.mode === 'practice' && game.started;
 const verdictBox = () => $('#verdict');
 
 export const practice = {
@@ -23,6 +23,7 @@ export const practice = {
     $('#practice-bar').hidden = true;
   },
   show,
+  step,
   // the person moves on their own turn at the game's end
   mayMove: () => !trainer.busy && game.started && game.ply === game.moves.length && turnOf(fenNow()) === game.side,
   onMove: onBoardMove,
@@ -32,16 +33,18 @@ export const practice = {
     if (by === 'you') showVerdict(verdictBox(), verdict);
   },
   afterShow: () => continueGame(),
-  urlParams(params) {
+  urlParams() {
+    const params = gameParams();
     params.set('mode', 'practice');
     params.set('side', game.side);
+    return params;
   },
   async readUrl(params) {
     game.started = true;
     game.side = params.get('side') === 'b' ? 'b' : 'w';
     document.querySelector(`input[name=practice-side][value=${game.side}]`).checked = true;
     ground.set({ orientation: colour(game.side) });
-    await replayMoves(params, (fen) => (turnOf(fen) !== game.side ? 'server' : 'you'));
+    await readGame(params, (fen) => (turnOf(fen) !== game.side ? 'server' : 'you'));
   },
 };
 
@@ -82,7 +85,7 @@ export function startPractice() {
 function restartPractice() {
   game.moves = [];
   game.ply = 0;
-  game.mode = 'practice';
+  page.mode = 'practice';
   game.started = true;
   game.hint = false;
   verdictBox().textContent = `You play ${game.side === 'w' ? 'White' : 'Black'}.`;

@@ -1,8 +1,8 @@
 // Random start: a position of a computed table with the side to move, result and distance in plies the
 // person chooses; shown for analysis, or practised at once.
 import { get } from '../api.js';
-import { $, game, newGame, register, setMode } from '../state.js';
-import { onBoardMove, show, trainer } from '../trainer.js';
+import { $, game, gameParams, newGame, register, setMode } from '../state.js';
+import { onBoardMove, show, step, trainer } from '../trainer.js';
 import { act } from '../views.js';
 import { startPractice } from './practice.js';
 
@@ -16,6 +16,8 @@ export const random = {
     return show();
   },
   show,
+  step,
+  urlParams: () => gameParams(),
   mayMove: () => !trainer.busy,
   onMove: onBoardMove,
 };
