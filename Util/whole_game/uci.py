@@ -135,17 +135,8 @@ class UciEngine:
             self._log.add(">>", line)
 
     def _load(self) -> None:
-        """Loads the compiled kernels while the GUI is still talking (a one-ply search loads every one the
-        search calls), so that no move of a game is charged for it."""
-        try:
-            from . import multipv, syzygy  # noqa: F401  (imported here, not on a move's time)
-            from .search import Limits, Searcher
-
-            Searcher(hash_mb=1).search(chess.Board(), Limits(depth=1))
-        except Exception as error:  # reported once a search is asked for
-            self._load_error = error
-        finally:
-            self._loaded.set()
+        self._load_error = load_search()
+        self._loaded.set()
 
     def _search_thread(self) -> None:
         """Runs each ``go`` handed to it, one after the other, for the life of the engine."""
@@ -255,7 +246,11 @@ class UciEngine:
             for line in perft_lines(self.board.copy(), int(numbers["perft"])):
                 self.say(line)
             return
-        player = self.player()  # opened here, before the next command can change the options
+        try:
+            player = self.player()  # opened here, before the next command can change the options
+        except Exception as error:  # still a bestmove: the GUI waits for one
+            self.say(f"info string the player could not be opened: {type(error).__name__}: {error}")
+            player = None
         self._go = GoSearch(self.say, player, self.board.copy(), numbers, infinite, ponder, dict(self.options))
         self._jobs.put(self._go)
 
@@ -304,6 +299,19 @@ class UciEngine:
         if self._player is not None:
             self._player.close()
             self._player = None
+
+
+def load_search() -> Optional[Exception]:
+    """Loads the compiled kernels while the GUI is still talking (a one-ply search loads every one the
+    search calls), so that no move of a game is charged for it; what went wrong, or None."""
+    try:
+        from . import multipv, syzygy  # noqa: F401  (imported here, not on a move's time)
+        from .search import Limits, Searcher
+
+        Searcher(hash_mb=1).search(chess.Board(), Limits(depth=1))
+    except Exception as error:  # reported once a search is asked for
+        return error
+    return None
 
 
 class DebugLog:
