@@ -194,6 +194,11 @@ def _cmd_bench(args) -> int:
         print(f"bench: --results {args.results} is not a folder; give the folder of computed tables "
               f"(python -m Util calculate --all --max-pieces 5 fills S_n_Results)", file=sys.stderr)
         return 2
+    if args.engine:
+        from .whole_game.bench import BENCH_DEPTH, run_bench
+
+        run_bench(args.depth or BENCH_DEPTH)
+        return 0
     if args.perft or args.search:
         from .whole_game_lab.game_bench import run_game_bench
         return run_game_bench(args)

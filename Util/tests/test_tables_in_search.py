@@ -18,7 +18,7 @@ from Util.tablebase import Tablebase
 from Util.whole_game.endgame import DEFAULT_SEARCH_TABLES_MB, SearchTables, reachable_materials
 from Util.whole_game_lab.game_bench import SEARCH_POSITIONS
 from Util.whole_game.kernels import tables as kernel
-from Util.whole_game.kernels.search import MATE
+from Util.whole_game.kernels.score import MATE
 from Util.whole_game.position import to_arrays
 from Util.whole_game.search import Limits, Searcher
 

@@ -189,13 +189,14 @@ def test_a_short_game_against_stockfish_on_a_real_clock():
     control = TimeControl(6.0, 0.1)
     with chess.engine.SimpleEngine.popen_uci(ENGINE, cwd=ROOT) as ours, \
             chess.engine.SimpleEngine.popen_uci(STOCKFISH) as fish:
-        # Stockfish keeps back what a shared machine's wall time adds to its moves, as the matches do
-        fish.configure({"UCI_LimitStrength": True, "UCI_Elo": 1350, "Threads": 1, "Move Overhead": 300})
+        # Stockfish keeps back what a shared machine's wall time adds to its moves, at most what a match gives
+        fish.configure({"UCI_LimitStrength": True, "UCI_Elo": 1350, "Threads": 1, "Move Overhead": 100})
         game = play_game({chess.WHITE: ours, chess.BLACK: fish}, {chess.WHITE: "ours", chess.BLACK: "Stockfish"},
                          chess.STARTING_FEN, control, max_plies=30)
     termination = game.headers["Termination"]
     ours_lost = game.headers["Result"] == "0-1"
-    assert not (ours_lost and "time forfeit" in termination) and "infraction" not in termination, termination
+    assert not (ours_lost and termination == "time forfeit") and termination not in ("illegal move", "abandoned"), \
+        (termination, game.comment)
     clocks = [node.clock() for node in game.mainline() if node.turn() == chess.BLACK]  # after each move of ours
     assert min(clocks) > 0.5, clocks
     moves = list(game.mainline_moves())

@@ -35,6 +35,6 @@ def divide(board: chess.Board, depth: int) -> List[Tuple[chess.Move, int]]:
     counts = []
     for move in root[:generate(a.bb, a.st, t, root, 0, True)]:
         make_move(a.bb, a.st, t, move)
-        counts.append((to_move(int(move)), int(perft_kernel(a.bb, a.st, t, moves, depth - 1, 0))))
+        counts.append((to_move(int(move), board), int(perft_kernel(a.bb, a.st, t, moves, depth - 1, 0))))
         unmake_move(a.bb, a.st, move)
     return counts

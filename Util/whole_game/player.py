@@ -17,7 +17,9 @@ book, a move drawn from it by the book's weights; at five pieces or fewer
 with the table in the results folder, the table's best move (the mate in
 exactly the depth to mate, the draw kept, the longest defence; a table not in
 the folder is never computed during a move: the search plays, and
-``MoveResult.note`` names the table and the command that computes it); otherwise the
+``MoveResult.note`` names the table and the command that computes it); at up to
+seven pieces with ``syzygy`` tables (:mod:`.syzygy`), their move that keeps the
+result under the fifty-move rule; otherwise the
 iterative-deepening search of :mod:`Util.whole_game.search` under the limits,
 which values the positions that reach a table's material by the table
 (``tablebase_mb`` megabytes of tables held in memory; 0: none).
@@ -34,7 +36,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, Callable, List, Optional, Tuple, Union
 
 import chess
 import chess.engine
@@ -42,6 +44,8 @@ import chess.engine
 from ..tablebase import Tablebase
 from .endgame import DEFAULT_SEARCH_TABLES_MB, SearchTables, open_endgame_tables, probe_tablebase_move
 from .opening_book import BookMove, OpeningBook, find_default_book, import_opening_book
+from .syzygy import open_syzygy, syzygy_root_move
+from .wdl import exact_wdl
 
 __all__ = ["DEFAULT", "DEFAULT_MOVETIME", "MoveResult", "Player", "best_move", "get_move"]
 
@@ -49,14 +53,15 @@ __all__ = ["DEFAULT", "DEFAULT_MOVETIME", "MoveResult", "Player", "best_move", "
 DEFAULT = "default"
 #: Seconds a move may take when no limit is given.
 DEFAULT_MOVETIME = 1.0
-SOURCES = ("book", "tablebase", "search")
+SOURCES = ("book", "tablebase", "syzygy", "search")
 
 
 @dataclass(frozen=True)
 class MoveResult:
-    """A move and how it was found.  ``source``: "book", "tablebase" or "search".  Scores are from the side
-    to move: ``score_cp`` in centipawns, or ``score_mate`` in moves (+n: it mates in n, -n: it is mated
-    in n); both None for a book move.  ``depth``/``seldepth`` in plies (0 for a book move; for a table
+    """A move and how it was found.  ``source``: "book", "tablebase" (ours), "syzygy" or "search".  Scores
+    are from the side to move: ``score_cp`` in centipawns, or ``score_mate`` in moves (+n: it mates in n,
+    -n: it is mated in n); both None for a book move; ``wdl`` the exact (wins, draws, losses) per mille
+    when tables know them, else None.  ``depth``/``seldepth`` in plies (0 for a book move; for a table
     move, the depth to mate), ``nodes`` searched, ``time`` in seconds, ``pv`` from the move on,
     ``tbhits`` the positions of the search valued by a table; ``note`` what a person should know about
     the move, e.g. that the position's table is missing (with the command that computes it), else ""."""
@@ -73,6 +78,7 @@ class MoveResult:
     book: Optional[BookMove] = None
     tbhits: int = 0
     note: str = ""
+    wdl: Optional[Tuple[int, int, int]] = None
 
     @property
     def score(self) -> Optional[chess.engine.Score]:
@@ -107,19 +113,21 @@ def _opened_tables(tablebase: Any) -> Optional[Tablebase]:
 class Player:
     """The engine for a game or a session: its book, tables and searcher (with its transposition table)
     kept between moves.  ``hash_mb``: the searcher's table size in MB, when it makes its own, and
-    ``tablebase_mb`` the megabytes of tables it probes inside the search (0: none); ``rng``: the
-    book's random source (a seed or a :class:`random.Random`, for repeatable openings); ``on_error``: told
-    of a book or folder that cannot be opened, which is then left out (without it, that raises)."""
+    ``tablebase_mb`` the megabytes of tables it probes inside the search (0: none); ``syzygy``: folders
+    of Syzygy tables (separated by ``:``) probed at the root; ``rng``: the book's random source (a seed
+    or a :class:`random.Random`, for repeatable openings); ``on_error``: told of a book or folder that
+    cannot be opened, which is then left out (without it, that raises)."""
 
     def __init__(self, *, book: Union[str, os.PathLike, OpeningBook, None] = DEFAULT,
                  tablebase: Union[str, os.PathLike, Tablebase, None] = DEFAULT, searcher: Any = None,
                  hash_mb: int = 64, tablebase_mb: int = DEFAULT_SEARCH_TABLES_MB, rng=None,
-                 on_error: Optional[Callable[[str], None]] = None) -> None:
+                 on_error: Optional[Callable[[str], None]] = None, syzygy: Optional[str] = None) -> None:
         if tablebase_mb < 0:
             raise ValueError(f"tablebase_mb must be 0 or more (0: no tables inside the search), not {tablebase_mb}")
         self._own = []
         self.book = self._open(_opened_book, book, rng, on_error=on_error)
         self.tablebase = self._open(_opened_tables, tablebase, on_error=on_error)
+        self.syzygy = self._open(open_syzygy, syzygy, on_error=on_error) if syzygy else None
         self.hash_mb = hash_mb
         self.tablebase_mb = tablebase_mb
         self._searcher = searcher
@@ -156,11 +164,13 @@ class Player:
             self._searcher.new_game()
 
     def get_move(self, board: chess.Board, limits=None, *, on_info: Optional[Callable] = None,
-                 stop: Optional[threading.Event] = None, use_book: bool = True) -> MoveResult:
+                 stop: Optional[threading.Event] = None, use_book: bool = True, clock=None) -> MoveResult:
         """The move to play in ``board`` (not changed): see the module's docstring.  ``limits`` a
         :class:`Util.whole_game.search.Limits` (default: :data:`DEFAULT_MOVETIME` seconds); ``on_info`` is
         called with each :class:`~Util.whole_game.search.SearchInfo` the search reports; ``stop`` ends
-        the search early (its best move so far is played).  ``use_book=False`` skips the book (analysis).
+        the search early (its best move so far is played); ``clock`` a
+        :class:`~Util.whole_game.timeman.SearchClock` the caller changes meanwhile (pondering).
+        ``use_book=False`` skips the book (analysis).
 
         ValueError when the game is over (no legal move) or the position is not valid."""
         status = board.status()
@@ -177,12 +187,17 @@ class Player:
         if table_move is not None:
             return MoveResult(table_move.move, "tablebase", score_cp=0 if table_move.dtm == 0 else None,
                               score_mate=table_move.mate, depth=abs(table_move.dtm), seldepth=abs(table_move.dtm),
-                              pv=table_move.pv)
+                              pv=table_move.pv, wdl=exact_wdl(table_move.dtm))
+        choice = syzygy_root_move(board, self.syzygy)
+        if choice is not None:
+            return MoveResult(choice.move, "syzygy", score_cp=choice.score_cp, depth=1, seldepth=len(choice.pv),
+                              pv=choice.pv, tbhits=choice.probes,
+                              wdl=exact_wdl(choice.wdl if abs(choice.wdl) == 2 else 0))  # the rule draws 1 and -1
         if limits is None:
             from .search import Limits
 
             limits = Limits(movetime=DEFAULT_MOVETIME)
-        info = self.searcher.search(board.copy(), limits, on_info=on_info, stop=stop)
+        info = self.searcher.search(board.copy(), limits, on_info=on_info, stop=stop, clock=clock)
         move = info.pv[0] if info.pv else None
         if move is None or move not in board.legal_moves:
             raise RuntimeError(f"{board.fen()}: the search returned no legal move ({info})")

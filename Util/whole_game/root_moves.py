@@ -62,11 +62,11 @@ def _turned(info) -> tuple:
 
 
 def rank_root_moves(board: chess.Board, searcher, depth: int, *, nodes: Optional[int] = None,
-                    stop: Optional[threading.Event] = None) -> List[RankedMove]:
+                    stop: Optional[threading.Event] = None, deadline: Optional[float] = None) -> List[RankedMove]:
     """Each legal move of ``board`` scored by a search of ``depth`` plies after it (``nodes`` caps each of
     those searches), best first.  A move that mates at once is a mate in 1, one that stalemates 0.  When
-    ``stop`` is set the moves not yet searched are left out (the list may then be empty).  ValueError when
-    ``board`` has no legal move."""
+    ``stop`` is set, or ``time.perf_counter()`` passes ``deadline``, the moves not yet searched are left
+    out (the list may then be empty).  ValueError when ``board`` has no legal move."""
     from .search import Limits
 
     moves = list(board.legal_moves)
@@ -74,7 +74,7 @@ def rank_root_moves(board: chess.Board, searcher, depth: int, *, nodes: Optional
         raise ValueError(f"{board.fen()}: no legal move, the game is over")
     ranked = []
     for move in moves:
-        if stop is not None and stop.is_set():
+        if (stop is not None and stop.is_set()) or (deadline is not None and time.perf_counter() >= deadline):
             break
         after = board.copy()
         after.push(move)
@@ -97,15 +97,17 @@ def rank_root_moves_deepening(board: chess.Board, searcher, depth: int, *, nodes
                               stop: Optional[threading.Event] = None,
                               seconds: Optional[float] = None) -> Tuple[List[RankedMove], int, int]:
     """(ranking, plies searched after each move, nodes in all): :func:`rank_root_moves` at 1, 2, ...
-    ``depth`` plies, the last round that scored every legal move.  A round interrupted by ``stop`` is
-    dropped, so the ranking is empty (and the plies 0) when not even the first round finished.  ``seconds``: no round is begun that would likely end after
-    them (each round costs about three times the one before).  ValueError when ``board`` has no legal move."""
+    ``depth`` plies, the last round that scored every legal move.  A round interrupted by ``stop`` or by the
+    end of ``seconds`` is dropped, so the ranking is empty (and the plies 0) when not even the first round
+    finished.  ``seconds``: no round is begun that would likely end after them (each round costs about
+    three times the one before), and none goes on past them.  ValueError when ``board`` has no legal move."""
     started = time.perf_counter()
     legal = board.legal_moves.count()
     best: List[RankedMove] = []
     searched, total = 0, 0
     for plies in range(1, max(depth, 1) + 1):
-        ranked = rank_root_moves(board, searcher, plies, nodes=nodes, stop=stop)
+        ranked = rank_root_moves(board, searcher, plies, nodes=nodes, stop=stop,
+                                 deadline=None if seconds is None else started + seconds)
         total += sum(r.nodes for r in ranked)
         if len(ranked) < legal or (stop is not None and stop.is_set()):
             break

@@ -1,10 +1,11 @@
 """The search driver: iterative deepening over the compiled alpha-beta (:mod:`.kernels.search`) with
-aspiration windows, time management from the clock, and a stop that another thread can give.
+aspiration windows, the time :mod:`.timeman` gives, and a stop that another thread can give.
 
-The kernel runs without the GIL; a watcher thread sets its stop flag (a shared numpy array the kernel polls
-every thousand nodes) at the hard time limit or when the caller's ``stop`` event is set, so a UCI loop keeps
-reading input meanwhile.  Each completed depth is reported through ``on_info``; the move of the deepest
-completed depth is played (or a better one the interrupted depth found in full).
+The kernel runs without the GIL; the searcher's watchdog (:class:`~.timeman.Watchdog`, one thread for the
+searcher's life) sets its stop flag (a shared numpy array the kernel polls every thousand nodes) at the
+hard time limit or when the caller's ``stop`` event is set, so a UCI loop keeps reading input meanwhile.  Depth 1 is always completed (a millisecond), so every search has a scored move.
+Each completed depth is reported through ``on_info``; the move of the deepest completed depth is played
+(or a better one the interrupted depth found in full).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional
 
 import chess
 import numpy as np
@@ -22,34 +23,21 @@ from .kernels.evaluation import PARAMS_SIZE
 from .kernels.movegen import MAX_MOVES, generate
 from .kernels.ordering import score_moves
 from .kernels.position import KEYS, PLY, SIDE
-from .kernels.search import INFINITE, MATE, MATE_BOUND, search_root
+from .kernels.score import INFINITE, MATE, MATE_BOUND
+from .kernels.search import search_root
+from .kernels.tt import entry_move, tt_index
 from .kernels.tables import CODES, COUNT, DATA, FIRST_ROW, PAWNS, PIECES, ROWS, SIGNATURE, SIZE, SWAPPED, signature
 from .kernels.work import (FEATURE_NAMES, FEATURES, HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV,
                            PV_LENGTH, SCORES, SELDEPTH, STOP, TB_HITS, TB_MAX_MATERIALS, TB_ROW, work_size)
 from .position import Arrays, tables, to_arrays, to_move
+from .timeman import DEFAULT_MOVE_OVERHEAD, Limits, SearchClock, Watchdog, time_budget
 
 if TYPE_CHECKING:
     from ..board.material import Material
     from .endgame import SearchTables
 
-#: Never plan to use more than this share of the clock left on one move, nor think past this share of it.
-SOFT_SHARE, HARD_SHARE = 0.4, 0.5
-DEFAULT_MOVES_TO_GO = 30
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What bounds a search; times in seconds, None where not given (no bound at all: depth 88); a depth
-    or node limit below 1 counts as 1."""
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    movetime: Optional[float] = None
-    wtime: Optional[float] = None
-    btime: Optional[float] = None
-    winc: Optional[float] = None
-    binc: Optional[float] = None
-    movestogo: Optional[int] = None
-    infinite: bool = False
+# Limits and time_budget are .timeman's, named here too for the callers of the search
+__all__ = ["Limits", "SearchInfo", "Searcher", "mate_in_moves", "table_row", "time_budget"]
 
 
 @dataclass
@@ -66,32 +54,6 @@ class SearchInfo:
     tbhits: int = 0
 
 
-def time_budget(limits: Limits, turn: chess.Color, overhead: float) -> Tuple[Optional[float], Optional[float]]:
-    """(soft, hard) seconds: no new depth is begun after the soft limit; the search stops at the hard one.
-    (None, None) when no time is given or the search is infinite."""
-    if limits.infinite:
-        return None, None
-    hard = None
-    if limits.movetime is not None:
-        hard = max(limits.movetime - overhead, 0.005)
-    clock = limits.wtime if turn == chess.WHITE else limits.btime
-    if clock is None:
-        return hard, hard
-    increment = (limits.winc if turn == chess.WHITE else limits.binc) or 0.0
-    to_go = min(max(limits.movestogo or DEFAULT_MOVES_TO_GO, 1), 50)
-    least = 0.002
-    if to_go == 1:
-        soft = cap = max(0.7 * clock - overhead, least)
-    else:
-        # what the next moves may spend in all, each move's overhead (the time a move takes to reach the
-        # board, and ours around the search) paid first: the clock cannot drain on increments alone
-        pool = clock + increment * (to_go - 1) - overhead * to_go
-        soft = max(min(pool / to_go, SOFT_SHARE * clock - overhead), least)
-        cap = max(min(4 * soft, HARD_SHARE * clock - overhead), least)
-    hard = cap if hard is None else min(hard, cap)
-    return soft, hard
-
-
 def mate_in_moves(score: int) -> Optional[int]:
     """Mate in moves, signed as UCI says it, for a mate score; None for a score in centipawns."""
     if score > MATE_BOUND:
@@ -104,7 +66,8 @@ def mate_in_moves(score: int) -> Optional[int]:
 class Searcher:
     """An engine's search with its transposition table and history kept from move to move of a game.
 
-    ``move_overhead`` (seconds) is kept off the clock for the time a move takes to reach the board."""
+    ``move_overhead`` (seconds) is kept off the clock for the time a move takes to reach the board
+    (:func:`~.timeman.time_budget`; UCI sets it from its ``Move Overhead``)."""
 
     def __init__(self, hash_mb: int = 64, weights: Weights = DEFAULT_WEIGHTS) -> None:
         if hash_mb < 1:
@@ -115,7 +78,8 @@ class Searcher:
         self.work[PARAMS:] = parameters(weights)
         self.work[FEATURES:FEATURES + len(FEATURE_NAMES)] = 1
         self.aspiration = True
-        self.move_overhead = 0.05
+        self.move_overhead = DEFAULT_MOVE_OVERHEAD
+        self.watchdog = Watchdog()
         self.endgame: Optional["SearchTables"] = None
 
     def set_tables(self, endgame: Optional["SearchTables"]) -> None:
@@ -173,18 +137,20 @@ class Searcher:
         w = self.work
         n = generate(a.bb, a.st, tables(), w, MOVES, True)
         key = a.bb[KEYS + a.st[PLY]]
-        index = 2 * int(key & np.uint64(len(self.tt) // 2 - 1))
-        tt_move = int(self.tt[index + 1] & np.uint64(0x1FFFF)) if self.tt[index] == key else 0
+        index = tt_index(self.tt, key)
+        tt_move = int(entry_move(self.tt[index + 1])) if self.tt[index] == key else 0
         w[KILLERS:KILLERS + 2 * MAX_PLY] = 0
         score_moves(a.bb, a.st, tables(), w, 0, n, tt_move, a.st[SIDE])
         order = np.argsort(-w[SCORES:SCORES + n], kind="stable")
         return w[MOVES:MOVES + n][order].astype(np.int64)
 
     def search(self, board: chess.Board, limits: Limits, on_info: Optional[Callable[[SearchInfo], None]] = None,
-               stop: Optional[threading.Event] = None) -> SearchInfo:
+               stop: Optional[threading.Event] = None, clock: Optional[SearchClock] = None) -> SearchInfo:
         """Searches ``board`` (its ``move_stack`` gives the repetitions) within ``limits``; returns the last
-        completed depth's info, ``pv[0]`` the move to play.  Raises ValueError when the side to move has
-        no legal move (checkmate or stalemate) or the board is invalid."""
+        completed depth's info, ``pv[0]`` the move to play.  ``clock``: the time it may take, when the
+        caller changes it meanwhile (pondering); by default :func:`~.timeman.time_budget`'s of ``limits``.
+        Raises ValueError when the side to move has no legal move (checkmate or stalemate) or the board is
+        invalid."""
         started = time.perf_counter()
         on_clock = limits.wtime is not None or limits.btime is not None
         # on a clock, tables are loaded while the search goes on, not on its time
@@ -195,16 +161,15 @@ class Searcher:
         if len(root) == 0:
             raise ValueError(f"no legal move in {board.fen()!r}: "
                              f"{'checkmate' if board.is_check() else 'stalemate'}")
-        soft, hard = time_budget(limits, board.turn, self.move_overhead)
+        if clock is None:
+            clock = SearchClock(time_budget(limits, board.turn, self.move_overhead), started)
         ctx = self.work
         ctx[:KILLERS] = 0
         ctx[NODE_LIMIT] = 0 if limits.nodes is None else max(limits.nodes, 1)
-        done = threading.Event()
-        watcher = threading.Thread(target=self.watch, args=(ctx, started, hard, stop, done), daemon=True)
-        watcher.start()
+        job = self.watchdog.watch(ctx, STOP, clock, stop)
         root_nodes = np.zeros(len(root), np.int64)
         max_depth = MAX_PLY - 8 if limits.depth is None else max(1, min(limits.depth, MAX_PLY - 8))
-        best = SearchInfo(0, 0, 0, None, 0, 0.0, [to_move(int(root[0]))])
+        best = SearchInfo(0, 0, 0, None, 0, 0.0, [to_move(int(root[0]), board)])
         score = 0
         t = tables()
         try:
@@ -234,28 +199,20 @@ class Searcher:
                     break
                 score = int(found)
                 best = self.info(board, score, depth, ctx, started)
+                self.watchdog.arm(job)
                 if on_info:
                     on_info(best)
-                elapsed = time.perf_counter() - started
-                if soft is not None and elapsed >= 0.5 * soft:
+                soft = clock.soft
+                if soft is not None and clock.elapsed() >= 0.5 * soft:
                     break
                 mate = mate_in_moves(score)
-                if mate is not None and not limits.infinite and limits.depth is None and depth >= 2 * abs(mate) + 12:
+                if (mate is not None and not limits.infinite and not clock.pondering and limits.depth is None
+                        and depth >= 2 * abs(mate) + 12):
                     break
         finally:
-            done.set()
-            watcher.join()
+            self.watchdog.release(job)
         best.nodes, best.time, best.tbhits = int(ctx[NODES]), time.perf_counter() - started, int(ctx[TB_HITS])
         return best
-
-    @staticmethod
-    def watch(ctx: np.ndarray, started: float, hard: Optional[float], stop: Optional[threading.Event],
-              done: threading.Event) -> None:
-        """Sets the kernel's stop flag at the hard limit or when ``stop`` is set, until ``done``."""
-        while not done.wait(0.001):
-            if (stop is not None and stop.is_set()) or (hard is not None and time.perf_counter() - started >= hard):
-                ctx[STOP] = 1
-                return
 
     def info(self, board: chess.Board, score: int, depth: int, ctx: np.ndarray, started: float,
              partial: bool = False, last: Optional[SearchInfo] = None) -> SearchInfo:
@@ -263,7 +220,7 @@ class Searcher:
         pv: List[chess.Move] = []
         copy = board.copy(stack=False)
         for move in self.work[PV:PV + self.work[PV_LENGTH]]:
-            move = to_move(int(move))
+            move = to_move(int(move), copy)
             if not copy.is_legal(move):
                 break
             pv.append(move)

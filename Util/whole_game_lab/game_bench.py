@@ -46,10 +46,14 @@ STOCKFISH = "/usr/games/stockfish"
 
 
 def add_bench_options(parser) -> None:
-    """``--perft``, ``--search``, ``--seconds``, ``--repeat`` on ``bench``'s parser."""
+    """``--engine``, ``--depth``, ``--perft``, ``--search``, ``--seconds``, ``--repeat`` on ``bench``'s parser."""
     parser.add_argument("--perft", action="store_true",
                         help="instead: the whole-game engine's perft in leaves/s beside Stockfish's 'go perft' and "
                              "python-chess's, same positions, same run")
+    parser.add_argument("--engine", action="store_true",
+                        help="instead: the engine's bench (fixed positions to a fixed depth: the node count that "
+                             "identifies a build, and nodes/s), as ./chessai bench prints it")
+    parser.add_argument("--depth", type=int, default=None, help="with --engine: plies a position (default 8)")
     parser.add_argument("--search", action="store_true",
                         help="instead: the whole-game engine's nodes/s and depth on fixed positions beside sunfish's")
     parser.add_argument("--seconds", type=float, default=5.0, help="with --search: seconds a position (default 5)")

@@ -1,19 +1,26 @@
-"""``python -m Util match``: games between two engines from the shared openings, with real clocks.
+"""Games between two engines from the shared openings, with real clocks, through python-chess's
+:mod:`chess.engine`: how ``python -m Util match`` plays an xboard engine (fastchess, :mod:`.fastchess`,
+plays every match of UCI engines), and how the tests play short games.
 
 ::
 
-    python -m Util match sunfish --games 20 --tc 10+0.1
-    python -m Util match stockfish:1500 --games 100 --tc 10+0.1 --pgn Tests/vs_stockfish1500.pgn
-    python -m Util match "uci:/path/to/engine" --first stockfish --games 10
+    python -m Util match phalanx --games 20 --tc 10+0.1
+
+The rules are those of :class:`~.match_rules.MatchRules`.  xboard's ``level`` command carries the time
+control to an xboard engine, the increment in whole seconds by the protocol (python-chess sends ``level 0
+0:10 0.1``; an engine that reads a whole number sees no increment), and ``time``/``otim`` its clock in
+centiseconds before each move; the clocks themselves are kept here, each move's increment credited.
 
 Each opening (a FEN of ``--openings``, by default the shared
 ``openings_chessathome.fen``, taken in order from ``--start``) is played twice,
 the colours swapped, one game at a time.  Clocks are real: each side's thinking
 time, measured here around the engine's answer, is taken from its clock and
-the increment added after the move; a side whose clock runs out loses (a draw
-if the other side has no mating material).  Games end by the rules only:
-checkmate, stalemate, insufficient material, threefold repetition and the
-fifty-move rule (claimed at once), or an illegal move or a crash (a loss).  The
+the increment added after the move; a side whose clock runs out by more than
+the time margin loses (a draw if the other side has no mating material).  Games
+end by the rules only: checkmate, stalemate, insufficient material, threefold
+repetition and the fifty-move rule (claimed at once), or an illegal move or a
+crash (a loss; ``Termination`` says "illegal move" or "abandoned", fastchess's
+words, the reason in the game's comment).  The
 result is printed from the first engine's side (+W =D -L, score, Elo with its
 95 % interval, LOS) and every game is written to the PGN file as it ends.
 """
@@ -31,9 +38,11 @@ import chess.engine
 import chess.pgn
 
 from .elo import MatchResult, match_result
+from .match_rules import ABANDONED, ILLEGAL_MOVE, TIME_FORFEIT, MatchReport, MatchRules, count_games, game_outcomes
 from .opponents import EngineSpec, open_engine
 
-__all__ = ["TimeControl", "default_openings_file", "shared_suites", "play_game", "play_match", "read_openings"]
+__all__ = ["TimeControl", "default_openings_file", "shared_suites", "play_game", "play_match",
+           "play_with_python_chess", "read_openings"]
 
 SUITES_ENV = "SUITES_PATH"
 
@@ -110,10 +119,11 @@ def _game_over(board: chess.Board) -> Optional[Tuple[str, str]]:
 
 
 def play_game(engines: dict, names: dict, fen: str, control: TimeControl, round_name: str = "1",
-              game_key: object = None, max_plies: Optional[int] = None) -> chess.pgn.Game:
+              game_key: object = None, max_plies: Optional[int] = None, time_margin: float = 0.0) -> chess.pgn.Game:
     """One game from ``fen``: ``engines[colour]`` (started :class:`chess.engine.SimpleEngine`) plays
-    ``colour`` on a real clock of ``control``.  The PGN game, with ``Result`` and ``Termination`` set.
-    ``max_plies`` (for tests) stops it unfinished (``*``) after that many moves."""
+    ``colour`` on a real clock of ``control``; a clock may run ``time_margin`` seconds below zero before
+    its side loses.  The PGN game, with ``Result`` and ``Termination`` set.  ``max_plies`` (for tests)
+    stops it unfinished (``*``) after that many moves."""
     board = chess.Board(fen)
     game = chess.pgn.Game()
     game.setup(board)
@@ -141,18 +151,20 @@ def play_game(engines: dict, names: dict, fen: str, control: TimeControl, round_
             played = engines[side].play(board, limit, game=game_key)
             move = played.move
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
-            result, termination = ("0-1" if side == chess.WHITE else "1-0"), f"rules infraction ({error})"
+            result, termination = ("0-1" if side == chess.WHITE else "1-0"), ABANDONED
+            game.comment = f"{names[side]} failed: {error}"
             break
         clocks[side] -= time.perf_counter() - start
-        if clocks[side] < 0:
+        if clocks[side] < -time_margin:
             if board.has_insufficient_material(not side):
                 result = "1/2-1/2"
             else:
                 result = "0-1" if side == chess.WHITE else "1-0"
-            termination = "time forfeit"
+            termination = TIME_FORFEIT
             break
         if move is None or move not in board.legal_moves:
-            result, termination = ("0-1" if side == chess.WHITE else "1-0"), f"rules infraction (illegal move {move})"
+            result, termination = ("0-1" if side == chess.WHITE else "1-0"), ILLEGAL_MOVE
+            game.comment = f"{names[side]} played the illegal move {move}"
             break
         clocks[side] += control.increment
         node = node.add_variation(move, comment=f"[%clk {_clock(clocks[side])}]")
@@ -169,10 +181,11 @@ def _clock(seconds: float) -> str:
 
 def play_match(first: EngineSpec, second: EngineSpec, openings: Iterable[str], control: TimeControl,
                pgn_path: Optional[Path] = None, progress: bool = True,
-               move_overhead_ms: Optional[int] = None) -> MatchResult:
+               move_overhead_ms: Optional[int] = None, time_margin_ms: int = 0) -> MatchResult:
     """Each opening twice, colours swapped, ``first`` against ``second``; the result from ``first``'s side.
     Games are appended to ``pgn_path`` as they end.  The engines are started once and told of each new
-    game; ``move_overhead_ms`` is given to each that has a ``Move Overhead`` option."""
+    game; ``move_overhead_ms`` is given to each that has a move overhead option; a clock may run
+    ``time_margin_ms`` below zero before its side loses."""
     from tqdm.auto import tqdm
 
     openings = list(openings)
@@ -187,7 +200,8 @@ def play_match(first: EngineSpec, second: EngineSpec, openings: Iterable[str], c
                 specs = (first, second)
                 game = play_game({chess.WHITE: engines[white], chess.BLACK: engines[black]},
                                  {chess.WHITE: specs[white].name, chess.BLACK: specs[black].name}, fen, control,
-                                 round_name=f"{number + 1}.{2 if swap else 1}", game_key=(number, swap))
+                                 round_name=f"{number + 1}.{2 if swap else 1}", game_key=(number, swap),
+                                 time_margin=time_margin_ms / 1000)
                 result = game.headers["Result"]
                 first_white = not swap
                 if result == "1/2-1/2":
@@ -215,3 +229,21 @@ def play_match(first: EngineSpec, second: EngineSpec, openings: Iterable[str], c
             except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
                 engine.close()
     return match_result(counts["win"], counts["draw"], counts["loss"])
+
+
+def play_with_python_chess(first: EngineSpec, second: EngineSpec, rules: MatchRules, command: List[str],
+                           progress: bool = True) -> MatchReport:
+    """The match of :func:`play_match` under ``rules`` (checked first: ValueError or FileNotFoundError
+    saying what is wrong), one game at a time, as its report (``command``: the one that asked for it).
+    For a match with an xboard engine."""
+    rules.check()
+    control = TimeControl.parse(rules.tc)
+    openings = read_openings(rules.openings, rules.start, rules.games // 2)
+    before = count_games(rules.pgn)
+    result = play_match(first, second, openings, control, rules.pgn, progress=progress,
+                        move_overhead_ms=rules.move_overhead_ms, time_margin_ms=rules.time_margin_ms)
+    xboard = [spec.name for spec in (first, second) if spec.protocol == "xboard"]
+    note = (f"{', '.join(xboard)} (xboard) told the time control by 'level', whose increment the protocol gives "
+            f"in whole seconds; the clocks here credit {control.increment:g} s a move") if xboard else ""
+    return MatchReport(first.name, second.name, rules, result, [note] if note else [],
+                       game_outcomes(rules.pgn, skip=before), command, f"python-chess {chess.__version__}")

@@ -7,9 +7,11 @@ FILE`` writes them; ``ours:TablebaseMemory=0`` or any of its UCI options as
 its UCI entry point), ``stockfish`` or ``stockfish:ELO`` (Debian's Stockfish,
 one thread, ``UCI_LimitStrength`` at ``UCI_Elo`` ELO), the Debian engines
 ``phalanx``, ``glaurung``, ``toga2``, ``ethereal``, ``fairymax`` (``apt-get
-install`` the package the message names), or any command as ``uci:CMD ARGS``
-or ``xboard:CMD ARGS``.  Every engine gets one thread and, where it has the
-option, its own book off: the games' openings come from the match.
+install`` the package the message names; ``gnuchess`` speaks UCI), or any
+command as ``uci:CMD ARGS`` or ``xboard:CMD ARGS``.  Every engine gets one
+thread, no pondering and its own book and learning off (:func:`match_options`:
+the options are found by name in its answer to ``uci``; Phalanx by its
+command-line switches ``-b- -l-``): the games' openings come from the match.
 """
 
 from __future__ import annotations
@@ -20,20 +22,27 @@ import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+import re
+from typing import Dict, List, Mapping, Optional
 
 import chess.engine
 
-__all__ = ["EngineSpec", "engine_spec", "open_engine"]
+from ..folders import REPO_ROOT
 
-#: Debian's engines: short name -> (package, protocol, program names to look for, options).
+__all__ = ["EngineSpec", "engine_spec", "match_options", "open_engine"]
+
+#: Debian's engines: short name -> (package, protocol, program names to look for, arguments, options).
+#: Phalanx's switches: ``-b-`` no opening book, ``-l-`` no learning.
 DEBIAN_ENGINES = {
-    "phalanx": ("phalanx", "xboard", ["phalanx"], {}),
-    "glaurung": ("glaurung", "uci", ["glaurung"], {"Threads": 1, "OwnBook": False}),
-    "toga2": ("toga2", "uci", ["toga2", "fruit"], {"OwnBook": False}),
-    "ethereal": ("ethereal-chess", "uci", ["ethereal-chess", "ethereal", "Ethereal"], {"Threads": 1}),
-    "fairymax": ("fairymax", "xboard", ["fairymax"], {}),
+    "phalanx": ("phalanx", "xboard", ["phalanx"], ["-b-", "-l-"], {}),
+    "glaurung": ("glaurung", "uci", ["glaurung"], [], {"Threads": 1, "OwnBook": False}),
+    "toga2": ("toga2", "uci", ["toga2", "fruit"], [], {"OwnBook": False}),
+    "ethereal": ("ethereal-chess", "uci", ["ethereal-chess", "ethereal", "Ethereal"], [], {"Threads": 1}),
+    "gnuchess": ("gnuchess", "uci", ["gnuchess"], ["--uci"], {"OwnBook": False}),
+    "fairymax": ("fairymax", "xboard", ["fairymax"], [], {}),
 }
+#: Words of option names that switch an engine's own opening book or learning on (check options).
+BOOK_AND_LEARNING = ("book", "learn")
 STOCKFISH = "/usr/games/stockfish"
 #: Seconds an engine may take to answer ``isready`` once started (python-chess waits 10 s for any
 #: answer): ours compiles its kernels on its first start after the code changed, which takes minutes
@@ -43,13 +52,14 @@ READY_TIMEOUT = 900.0
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """How to start an engine: its name in the PGN, the protocol ("uci" or "xboard"), the command and the
-    options set once it has started."""
+    """How to start an engine: its name in the PGN, the protocol ("uci" or "xboard"), the command, the
+    options set once it has started, and the folder it runs in (None: the current one)."""
 
     name: str
     protocol: str
     command: List[str]
     options: Dict[str, object] = field(default_factory=dict)
+    directory: Optional[str] = None
 
 
 def _program(names: List[str]) -> str:
@@ -85,11 +95,11 @@ def engine_spec(text: str, *, own_book: bool = False) -> EngineSpec:
             label = f"Stockfish (UCI_Elo {int(argument)})"
         return EngineSpec(label, "uci", [program], options)
     if lowered in DEBIAN_ENGINES:
-        package, protocol, names, options = DEBIAN_ENGINES[lowered]
+        package, protocol, names, arguments, options = DEBIAN_ENGINES[lowered]
         program = _program(names)
         if not program:
             raise FileNotFoundError(f"{lowered} is not installed: apt-get install {package}")
-        return EngineSpec(lowered.capitalize(), protocol, [program], dict(options))
+        return EngineSpec(lowered.capitalize(), protocol, [program, *arguments], dict(options))
     if lowered in ("uci", "xboard") and argument:
         command = shlex.split(argument)
         return EngineSpec(Path(command[0]).name, lowered, command)
@@ -127,25 +137,53 @@ def _ours(text: str, argument: str, own_book: bool) -> EngineSpec:
         options[name] = value
         labels.append(label)
     name = f"chessAI ({', '.join(labels)})" if labels else "chessAI"
-    return EngineSpec(name, "uci", command, options)
+    return EngineSpec(name, "uci", command, options, directory=str(REPO_ROOT))
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def match_options(spec: EngineSpec, available: Mapping[str, chess.engine.Option],
+                  move_overhead_ms: Optional[int] = None) -> Dict[str, object]:
+    """The UCI options a match sets for the engine of ``spec`` whose options are ``available`` (as its
+    answer to ``uci`` lists them): its book and learning off (every check option whose name says so), one
+    thread, no pondering, ``move_overhead_ms`` as its move overhead (whatever the option's spelling:
+    Stockfish's ``Move Overhead``, Ethereal's ``MoveOverhead``), then the options ``spec`` names (so a book
+    our engine was asked to use stays on).  Only options the engine has are set."""
+    chosen: Dict[str, object] = {}
+    for name, option in available.items():
+        normal = _normal(name)
+        if option.type == "check" and any(word in normal for word in BOOK_AND_LEARNING):
+            chosen[name] = False
+        elif normal in ("threads", "numberofthreads") and option.type == "spin":
+            chosen[name] = 1
+        elif normal == "ponder" and option.type == "check":
+            chosen[name] = False
+        elif normal == "moveoverhead" and option.type == "spin" and move_overhead_ms is not None:
+            chosen[name] = move_overhead_ms
+    by_normal = {_normal(name): name for name in available}
+    for name, value in spec.options.items():
+        if _normal(name) in by_normal:
+            chosen[by_normal[_normal(name)]] = value
+    return chosen
 
 
 def open_engine(spec: EngineSpec, move_overhead_ms: Optional[int] = None,
                 ready_timeout: float = READY_TIMEOUT) -> chess.engine.SimpleEngine:
-    """Start the engine and set those of its options that it has (others are left out silently: not every
-    engine has OwnBook or Threads); ``move_overhead_ms`` sets ``Move Overhead`` where the engine has it
-    (the time a move spends in pipes and in the match's own process, which the clock charges to it).
+    """Start the engine and set the options :func:`match_options` chooses among those it has (one thread,
+    its book and learning off, ``spec``'s own); ``move_overhead_ms`` sets its move overhead where it has
+    one (the time a move spends in pipes and in the match's own process, which the clock charges to it).
     Returns once the engine has answered ``isready``, waiting up to ``ready_timeout`` seconds; TimeoutError
     saying so (the engine stopped) if it has not."""
     opener = chess.engine.SimpleEngine.popen_uci if spec.protocol == "uci" else chess.engine.SimpleEngine.popen_xboard
-    try:
-        engine = opener(spec.command, stderr=subprocess.DEVNULL)  # their warnings would break the progress bar
+    try:  # their warnings on stderr would break the progress bar
+        engine = opener(spec.command, stderr=subprocess.DEVNULL, cwd=spec.directory)
     except chess.engine.EngineError as error:  # e.g. an xboard engine without the setboard feature
         raise ValueError(f"{spec.name} ({' '.join(spec.command)}) cannot be driven by python-chess: {error}") from None
-    wanted = dict(spec.options)
-    if move_overhead_ms is not None:
-        wanted["Move Overhead"] = move_overhead_ms
-    options = {key: value for key, value in wanted.items() if key in engine.options}
+    # python-chess sets the options it manages itself (Ponder, MultiPV, UCI_Chess960) with each search
+    options = {key: value for key, value in match_options(spec, engine.options, move_overhead_ms).items()
+               if not engine.options[key].is_managed()}
     if options:
         engine.configure(options)
     wait_until_ready(engine, spec.name, ready_timeout)

@@ -71,8 +71,7 @@ BISHOP_MASK = ROOK_OFFSET + 64
 BISHOP_MAGIC = BISHOP_MASK + 64
 BISHOP_SHIFT = BISHOP_MAGIC + 64
 BISHOP_OFFSET = BISHOP_SHIFT + 64
-CASTLE_MASK = BISHOP_OFFSET + 64  # rights kept when a move touches the square
-ZOBRIST_PIECE = CASTLE_MASK + 64  # 12 * 64, by the engine's piece code (colour * 6 + type)
+ZOBRIST_PIECE = BISHOP_OFFSET + 64  # 12 * 64, by the engine's piece code (colour * 6 + type)
 ZOBRIST_CASTLE = ZOBRIST_PIECE + 768  # 16, by the rights' bits
 ZOBRIST_EP = ZOBRIST_CASTLE + 16  # 8, by file
 ZOBRIST_TURN = ZOBRIST_EP + 8  # white to move
@@ -247,14 +246,6 @@ def fill_steps(tables):
                 f -= sf
                 r -= sr
             tables[LINE + a * 64 + b] = line
-    for square in range(64):
-        tables[CASTLE_MASK + square] = np.uint64(15)
-    tables[CASTLE_MASK + 4] = np.uint64(12)  # e1: both white rights
-    tables[CASTLE_MASK + 7] = np.uint64(14)  # h1: white king side
-    tables[CASTLE_MASK + 0] = np.uint64(13)  # a1: white queen side
-    tables[CASTLE_MASK + 60] = np.uint64(3)
-    tables[CASTLE_MASK + 63] = np.uint64(11)
-    tables[CASTLE_MASK + 56] = np.uint64(7)
 
 
 @njit(cache=True, nogil=True)

@@ -10,8 +10,9 @@ from numba import njit
 
 from .bitboards import (BETWEEN, FULL, KING, KNIGHT, LINE, PAWN_ATTACKS, U0, bishop_attacks, bit, lsb,
                         popcount, rook_attacks)
-from .position import (ALL_MEN, BOARD, CASTLE, CASTLING, DOUBLE, EMPTY, EN_PASSANT, EP, SIDE, WHITE_MEN, attackers,
-                       encode)
+from .move import CASTLING, DOUBLE, EN_PASSANT, NORMAL, QUEEN_PROMOTION, encode
+from .position import (ALL_MEN, BOARD, CASTLE, EMPTY, EP, KING_SIDE, KING_SIDE_KING, QUEEN_SIDE, QUEEN_SIDE_KING, SIDE,
+                       WHITE_MEN, attackers, castled_rook, castling_rook)
 
 MAX_MOVES = 256
 U1 = np.uint64(1)
@@ -22,7 +23,7 @@ def add_targets(moves, n, frm, targets):
     while targets:
         to = lsb(targets)
         targets &= targets - U1
-        moves[n] = encode(frm, to, 0, 0)
+        moves[n] = encode(frm, to, 0, NORMAL)
         n += 1
     return n
 
@@ -30,11 +31,11 @@ def add_targets(moves, n, frm, targets):
 @njit(cache=True, nogil=True, inline="always")
 def add_pawn_move(moves, n, frm, to, kind, all_promotions):
     if to >= 56 or to < 8:
-        moves[n] = encode(frm, to, 4, 0)
+        moves[n] = encode(frm, to, QUEEN_PROMOTION, NORMAL)
         n += 1
         if all_promotions:
             for promotion in (1, 2, 3):
-                moves[n] = encode(frm, to, promotion, 0)
+                moves[n] = encode(frm, to, promotion, NORMAL)
                 n += 1
     else:
         moves[n] = encode(frm, to, 0, kind)
@@ -65,7 +66,7 @@ def generate(bb, st, tables, moves, base, quiets):
         to = lsb(targets)
         targets &= targets - U1
         if attackers(bb, tables, to, without_king, them) == 0:
-            moves[n] = encode(king, to, 0, 0)
+            moves[n] = encode(king, to, 0, NORMAL)
             n += 1
     if checkers & (checkers - U1):
         return n - base
@@ -147,15 +148,31 @@ def generate(bb, st, tables, moves, base, quiets):
     if quiets and checkers == 0:
         rights = st[CASTLE] >> (2 * us)
         home = 0 if us == 0 else 56
-        if (rights & 1 and st[BOARD + home + 5] == EMPTY and st[BOARD + home + 6] == EMPTY
-                and attackers(bb, tables, home + 5, occupied, them) == 0
-                and attackers(bb, tables, home + 6, occupied, them) == 0):
-            moves[n] = encode(home + 4, home + 6, 0, CASTLING)
-            n += 1
-        if (rights & 2 and st[BOARD + home + 1] == EMPTY and st[BOARD + home + 2] == EMPTY
-                and st[BOARD + home + 3] == EMPTY
-                and attackers(bb, tables, home + 3, occupied, them) == 0
-                and attackers(bb, tables, home + 2, occupied, them) == 0):
-            moves[n] = encode(home + 4, home + 2, 0, CASTLING)
-            n += 1
+        for right, king_file in ((KING_SIDE, KING_SIDE_KING), (QUEEN_SIDE, QUEEN_SIDE_KING)):
+            if rights & right and castling_allowed(bb, st, tables, king, home + king_file, occupied, them):
+                moves[n] = encode(king, home + king_file, 0, CASTLING)
+                n += 1
     return n - base
+
+
+@njit(cache=True, nogil=True)
+def castling_allowed(bb, st, tables, king, king_to, occupied, them):
+    """Whether the side to move, not in check, may castle its king from ``king`` to ``king_to`` (its right
+    given): every square the king and the rook cross or reach is empty but for the two of them, no square
+    the king crosses is attacked, nor its last square once the rook has moved (Chess960's rules, which
+    are chess's when the king starts on e1 and the rooks on a1 and h1)."""
+    rook_from = castling_rook(st, st[SIDE], king_to)
+    rook_to = castled_rook(king_to)
+    others = occupied ^ bit(king) ^ bit(rook_from)
+    crossed = (tables[BETWEEN + king * 64 + king_to] | bit(king_to) | tables[BETWEEN + rook_from * 64 + rook_to]
+               | bit(rook_to))
+    if crossed & others:
+        return False
+    path = tables[BETWEEN + king * 64 + king_to]
+    without_king = occupied ^ bit(king)
+    while path:
+        square = lsb(path)
+        path &= path - U1
+        if attackers(bb, tables, square, without_king, them):
+            return False
+    return attackers(bb, tables, king_to, others | bit(rook_to), them) == 0

@@ -7,7 +7,8 @@ import numpy as np
 from numba import njit
 
 from .bitboards import KING, KNIGHT, PAWN_ATTACKS, bishop_attacks, bit, lsb, rook_attacks
-from .position import ALL_MEN, BOARD, EMPTY, EN_PASSANT
+from .move import EN_PASSANT, QUEEN_PROMOTION, from_square, from_to, kind_of, promotion_of, to_square
+from .position import ALL_MEN, BOARD, EMPTY
 from .work import CAPTURE_ORDERING, FEATURES, GAINS, HISTORY, KILLERS, MOVES, SCORES
 
 SEE_VALUES = np.array([100, 320, 330, 500, 950, 20000, 0], np.int64)
@@ -20,11 +21,11 @@ BAD_CAPTURE = -(1 << 28)
 @njit(cache=True, nogil=True)
 def see(bb, st, tables, work, move):
     """The material the move wins when both sides capture on its square while they gain (centipawns)."""
-    frm, to = move & 63, (move >> 6) & 63
-    promotion = (move >> 12) & 7
+    frm, to = from_square(move), to_square(move)
+    promotion = promotion_of(move)
     occupied = bb[ALL_MEN]
     target = st[BOARD + to]
-    if (move >> 15) & 3 == EN_PASSANT:
+    if kind_of(move) == EN_PASSANT:
         work[GAINS + 0] = SEE_VALUES[0]
         occupied ^= bit(to - 8 if st[BOARD + frm] < 6 else to + 8)
     else:
@@ -94,15 +95,15 @@ def score_moves(bb, st, tables, work, ply, n, tt_move, side):
         if move == tt_move:
             work[SCORES + i] = TT_MOVE_SCORE
             continue
-        to = (move >> 6) & 63
+        to = to_square(move)
         victim = st[BOARD + to]
-        promotion = (move >> 12) & 7
+        promotion = promotion_of(move)
         if not work[FEATURES + CAPTURE_ORDERING]:
             work[SCORES + i] = 0
-        elif victim != EMPTY or (move >> 15) & 3 == EN_PASSANT or promotion == 4:
-            value = SEE_VALUES[victim % 6] if victim != EMPTY else (100 if promotion != 4 else 0)
-            attacker = st[BOARD + (move & 63)] % 6
-            order = 64 * (value // 10) - attacker + (8000 if promotion == 4 else 0)
+        elif victim != EMPTY or kind_of(move) == EN_PASSANT or promotion == QUEEN_PROMOTION:
+            value = SEE_VALUES[victim % 6] if victim != EMPTY else (100 if promotion != QUEEN_PROMOTION else 0)
+            attacker = st[BOARD + from_square(move)] % 6
+            order = 64 * (value // 10) - attacker + (8000 if promotion == QUEEN_PROMOTION else 0)
             if SEE_VALUES[attacker] <= value or see(bb, st, tables, work, move) >= 0:
                 work[SCORES + i] = GOOD_CAPTURE + order
             else:
@@ -114,7 +115,7 @@ def score_moves(bb, st, tables, work, ply, n, tt_move, side):
         elif promotion:
             work[SCORES + i] = BAD_CAPTURE - 1000 + promotion
         else:
-            work[SCORES + i] = work[HISTORY + side * 4096 + (move & 4095)]
+            work[SCORES + i] = work[HISTORY + side * 4096 + from_to(move)]
 
 
 @njit(cache=True, nogil=True, inline="always")

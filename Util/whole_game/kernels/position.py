@@ -10,16 +10,21 @@ counts references to every array a kernel takes, on each call, and a search make
 
 ``st`` (int64[:data:`STATE_SIZE`], its state) holds
 
-* at 0..4 the side to move (0 white), castling rights (bits 1 white king side,
+* at 0..5 the side to move (0 white), castling rights (bits 1 white king side,
   2 white queen side, 4 black king side, 8 black queen side, as Polyglot's order), the en passant square
   (-1 when none, and kept only when a pawn of the side to move stands beside the pawn that moved two, as
-  Polyglot hashes it), the halfmove clock and the ply (index of the current key);
+  Polyglot hashes it), the halfmove clock, the ply (index of the current key), and the files of the
+  castling rooks (:data:`ROOK_FILES`: three bits each, in the rights' order; a and h in chess, any two
+  files around the king in Chess960);
 * at :data:`BOARD` the piece code on each of the 64 squares, :data:`EMPTY` where none;
+* at :data:`RIGHTS_MASK` the castling rights kept when a move leaves or reaches each square (the king's
+  square clears both of its side's, a castling rook's its own);
 * at :data:`UNDO` + 4 * ply what the move made from that ply destroys: piece captured, rights, en passant
   square, halfmove clock.
 
-A move is an int: from | to << 6 | promotion << 12 (piece type 1..4, 0 none) | kind << 15 (:data:`DOUBLE`,
-:data:`EN_PASSANT`, :data:`CASTLING`, 0 otherwise).
+Moves are packed ints (:mod:`.move`).  Castling, in chess and in Chess960 alike, moves the king to the g-
+or c-file and the rook to the f- or d-file (the move's ``to`` is the king's square); the king and the rook
+may start on each other's or on their own final squares.
 """
 
 from __future__ import annotations
@@ -27,26 +32,39 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitboards import (CASTLE_MASK, KING, KNIGHT, PAWN_ATTACKS, ZOBRIST_CASTLE, ZOBRIST_EP, ZOBRIST_PIECE,
-                        ZOBRIST_TURN, bishop_attacks, bit, lsb, rook_attacks)
+from .bitboards import (KING, KNIGHT, PAWN_ATTACKS, ZOBRIST_CASTLE, ZOBRIST_EP, ZOBRIST_PIECE, ZOBRIST_TURN,
+                        bishop_attacks, bit, lsb, rook_attacks)
+from .move import CASTLING, DOUBLE, EN_PASSANT, from_square, kind_of, promotion_of, to_square
 
 PAWN, KNIGHT_TYPE, BISHOP, ROOK, QUEEN, KING_TYPE = range(6)
 EMPTY = 12
 WHITE_MEN, BLACK_MEN, ALL_MEN = 12, 13, 14
-SIDE, CASTLE, EP, HALFMOVE, PLY = range(5)
+SIDE, CASTLE, EP, HALFMOVE, PLY, ROOK_FILES = range(6)
 MAX_HISTORY = 1024
 KEYS = 16
 POS_SIZE = KEYS + MAX_HISTORY
 BOARD = 8
-UNDO = BOARD + 64
+RIGHTS_MASK = BOARD + 64
+UNDO = RIGHTS_MASK + 64
 STATE_SIZE = UNDO + 4 * MAX_HISTORY
-DOUBLE, EN_PASSANT, CASTLING = 1, 2, 3
-NO_MOVE = 0
+#: The castling rights' bits: king side, queen side of the side to move, once shifted by 2 * side.
+KING_SIDE, QUEEN_SIDE = 1, 2
+#: Where castling takes the king and the rook (files).
+KING_SIDE_KING, KING_SIDE_ROOK, QUEEN_SIDE_KING, QUEEN_SIDE_ROOK = 6, 5, 2, 3
 
 
 @njit(cache=True, nogil=True, inline="always")
-def encode(frm, to, promotion, kind):
-    return frm | (to << 6) | (promotion << 12) | (kind << 15)
+def castling_rook(st, side, king_to):
+    """The square the castling rook of ``side`` starts on, for the castling that takes the king to
+    ``king_to``."""
+    right = 0 if king_to & 7 == KING_SIDE_KING else 1
+    return (56 if side else 0) + ((st[ROOK_FILES] >> (3 * (2 * side + right))) & 7)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def castled_rook(king_to):
+    """The square the rook stands on after the castling that takes the king to ``king_to``."""
+    return (king_to & 56) + (KING_SIDE_ROOK if king_to & 7 == KING_SIDE_KING else QUEEN_SIDE_ROOK)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -91,13 +109,13 @@ def compute_key(bb, st, tables):
 @njit(cache=True, nogil=True)
 def make_move(bb, st, tables, move):
     """Plays a legal move in place (the key, clock and history follow)."""
-    frm, to = move & 63, (move >> 6) & 63
-    promotion, kind = (move >> 12) & 7, (move >> 15) & 3
+    frm, to = from_square(move), to_square(move)
+    promotion, kind = promotion_of(move), kind_of(move)
     side = st[SIDE]
     ply = st[PLY]
     key = bb[KEYS + ply]
     piece = st[BOARD + frm]
-    captured = st[BOARD + to]
+    captured = st[BOARD + to] if kind != CASTLING else EMPTY  # the king may go to its own rook's square
     st[UNDO + 4 * ply + 0] = captured
     st[UNDO + 4 * ply + 1] = st[CASTLE]
     st[UNDO + 4 * ply + 2] = st[EP]
@@ -117,6 +135,13 @@ def make_move(bb, st, tables, move):
         toggle(bb, captured, to, enemy)
         key ^= tables[ZOBRIST_PIECE + captured * 64 + to]
         st[HALFMOVE] = 0
+    rook_from = rook_to = frm
+    rook = side * 6 + ROOK
+    if kind == CASTLING:  # both men lifted before either is put down: their squares may overlap
+        rook_from, rook_to = castling_rook(st, side, to), castled_rook(to)
+        toggle(bb, rook, rook_from, own)
+        st[BOARD + rook_from] = EMPTY
+        key ^= tables[ZOBRIST_PIECE + rook * 64 + rook_from] ^ tables[ZOBRIST_PIECE + rook * 64 + rook_to]
     toggle(bb, piece, frm, own)
     key ^= tables[ZOBRIST_PIECE + piece * 64 + frm]
     st[BOARD + frm] = EMPTY
@@ -124,6 +149,9 @@ def make_move(bb, st, tables, move):
     toggle(bb, placed, to, own)
     key ^= tables[ZOBRIST_PIECE + placed * 64 + to]
     st[BOARD + to] = placed
+    if kind == CASTLING:
+        toggle(bb, rook, rook_to, own)
+        st[BOARD + rook_to] = rook
     if piece % 6 == PAWN:
         st[HALFMOVE] = 0
         if kind == DOUBLE:
@@ -131,16 +159,8 @@ def make_move(bb, st, tables, move):
             if tables[PAWN_ATTACKS + side * 64 + passed] & bb[(1 - side) * 6]:
                 st[EP] = passed
                 key ^= tables[ZOBRIST_EP + (passed & 7)]
-    elif kind == CASTLING:
-        rook_from, rook_to = (to + 1, to - 1) if to & 7 == 6 else (to - 2, to + 1)
-        rook = side * 6 + ROOK
-        toggle(bb, rook, rook_from, own)
-        toggle(bb, rook, rook_to, own)
-        st[BOARD + rook_from] = EMPTY
-        st[BOARD + rook_to] = rook
-        key ^= tables[ZOBRIST_PIECE + rook * 64 + rook_from] ^ tables[ZOBRIST_PIECE + rook * 64 + rook_to]
     rights = st[CASTLE]
-    kept = rights & np.int64(tables[CASTLE_MASK + frm] & tables[CASTLE_MASK + to])
+    kept = rights & st[RIGHTS_MASK + frm] & st[RIGHTS_MASK + to]
     if kept != rights:
         key ^= tables[ZOBRIST_CASTLE + rights] ^ tables[ZOBRIST_CASTLE + kept]
         st[CASTLE] = kept
@@ -153,8 +173,8 @@ def make_move(bb, st, tables, move):
 @njit(cache=True, nogil=True)
 def unmake_move(bb, st, move):
     """Takes back ``move``, the last move made."""
-    frm, to = move & 63, (move >> 6) & 63
-    promotion, kind = (move >> 12) & 7, (move >> 15) & 3
+    frm, to = from_square(move), to_square(move)
+    promotion, kind = promotion_of(move), kind_of(move)
     ply = st[PLY] - 1
     st[PLY] = ply
     side = 1 - st[SIDE]
@@ -165,10 +185,19 @@ def unmake_move(bb, st, move):
     own, enemy = WHITE_MEN + side, WHITE_MEN + 1 - side
     placed = st[BOARD + to]
     piece = placed if promotion == 0 else side * 6 + PAWN
+    rook = side * 6 + ROOK
+    rook_from = rook_to = frm
+    if kind == CASTLING:  # both men lifted before either is put back
+        rook_from, rook_to = castling_rook(st, side, to), castled_rook(to)
+        toggle(bb, rook, rook_to, own)
+        st[BOARD + rook_to] = EMPTY
     toggle(bb, placed, to, own)
     st[BOARD + to] = EMPTY
     toggle(bb, piece, frm, own)
     st[BOARD + frm] = piece
+    if kind == CASTLING:
+        toggle(bb, rook, rook_from, own)
+        st[BOARD + rook_from] = rook
     captured = st[UNDO + 4 * ply + 0]
     if kind == EN_PASSANT:
         square = to - 8 if side == 0 else to + 8
@@ -178,13 +207,6 @@ def unmake_move(bb, st, move):
     elif captured != EMPTY:
         toggle(bb, captured, to, enemy)
         st[BOARD + to] = captured
-    if kind == CASTLING:
-        rook_from, rook_to = (to + 1, to - 1) if to & 7 == 6 else (to - 2, to + 1)
-        rook = side * 6 + ROOK
-        toggle(bb, rook, rook_from, own)
-        toggle(bb, rook, rook_to, own)
-        st[BOARD + rook_to] = EMPTY
-        st[BOARD + rook_from] = rook
 
 
 @njit(cache=True, nogil=True)

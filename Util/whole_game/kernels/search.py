@@ -3,13 +3,12 @@ pruning, reverse futility and late-move pruning, late-move reductions, check ext
 and mate scores by distance.
 
 A kernel has no objects: what a search keeps between nodes lives in the position's arrays (``bb``, ``st``,
-see :mod:`.position`), the transposition table ``tt`` (uint64[2 N], N a power of two: a key, then its data
-packing the move (17 bits), score + 32768 (16 bits), depth + 1 (8 bits) and bound (2 bits)) and the
+see :mod:`.position`), the transposition table ``tt`` (:mod:`.tt`) and the
 working array ``work`` (:mod:`.work`), whose stop flag another thread sets; it is polled every
-:data:`POLL` + 1 nodes.
+:data:`POLL` + 1 nodes.  Moves are unpacked by :mod:`.move`'s accessors, table entries by :mod:`.tt`'s.
 
-Scores are centipawns for the side to move; a mate in n plies from the root scores ``MATE - n`` (being
-mated ``-(MATE - n)``); a draw 0.
+Scores (:mod:`.score`) are centipawns for the side to move; a mate in n plies from the root scores
+``MATE - n`` (being mated ``-(MATE - n)``); a draw 0.
 """
 
 from __future__ import annotations
@@ -18,22 +17,20 @@ import numpy as np
 from numba import njit
 
 from .evaluation import evaluate
+from .move import EN_PASSANT, from_square, from_to, promotion_of, kind_of, to_square
 from .movegen import generate
 from .ordering import SEE_VALUES, pick, score_moves, see
 from .position import (BOARD, EMPTY, HALFMOVE, KEYS, PLY, SIDE, UNDO, in_check, insufficient_material,
                        is_repetition, make_move, make_null, unmake_move, unmake_null)
+from .score import DRAW, INFINITE, MATE, MATE_BOUND
 from .tables import NO_PROBE, probe
+from .tt import EXACT, LOWER, UPPER, entry_bound, entry_depth, entry_move, entry_score, tt_index, tt_store
 from .work import (CHECK_EXTENSION, FEATURES, HISTORY, KILLERS, KILLERS_HISTORY, LATE_MOVE_PRUNING,
                    LATE_MOVE_REDUCTIONS, MAX_PLY, MOVES, NODE_LIMIT, NODES, NULL_MOVE, PARAMS, PV, PV_LENGTH, PVS,
                    QUIESCENCE, QUIESCENCE_PRUNING, REVERSE_FUTILITY, SCORES, SELDEPTH, STOP, TT_CUTS)
 
-MATE = 32000
-MATE_BOUND = MATE - 1000  # scores beyond are mates
-INFINITE = 32500
 POLL = 1023
 FEW_MOVES = 4  # no null move with this many legal moves or fewer: zugzwang is likely
-EXACT, LOWER, UPPER = 1, 2, 3
-U = np.uint64
 # Recursive kernels are compiled for these types when the module loads (types inferred through recursion
 # do not come back reliably from numba's cache): bits, state, tables, tt, work, then integers.
 ARRAYS = "uint64[::1], int64[::1], uint64[::1], uint64[::1], int64[::1]"
@@ -48,23 +45,6 @@ def count_node(work, ply):
         work[STOP] = 1
     if ply > work[SELDEPTH]:
         work[SELDEPTH] = ply
-
-
-@njit(cache=True, nogil=True)
-def tt_store(tt, key, move, score, depth, bound, ply):
-    index = 2 * np.int64(key & U((len(tt) >> 1) - 1))
-    if score > MATE_BOUND:
-        score += ply
-    elif score < -MATE_BOUND:
-        score -= ply
-    old = tt[index + 1]
-    if tt[index] == key:
-        if move == 0:
-            move = np.int64(old & U(0x1FFFF))
-        if bound != EXACT and np.int64((old >> U(33)) & U(255)) - 1 > depth + 2:
-            return
-    tt[index] = key
-    tt[index + 1] = U(move) | (U(score + 32768) << U(17)) | (U(depth + 1) << U(33)) | (U(bound) << U(41))
 
 
 @njit("int64(uint64[::1], int64[::1], uint64[::1], int64[::1], int64, int64, int64)", cache=True, nogil=True)
@@ -89,16 +69,16 @@ def quiesce(bb, st, tables, work, alpha, beta, ply):
         return -MATE + ply if check else best
     for i in range(base, base + n):
         move = work[MOVES + i]
-        victim = st[BOARD + ((move >> 6) & 63)]
-        work[SCORES + i] = 64 * (SEE_VALUES[victim % 6] if victim != EMPTY else 100) - st[BOARD + (move & 63)] % 6
+        victim = st[BOARD + to_square(move)]
+        work[SCORES + i] = 64 * (SEE_VALUES[victim % 6] if victim != EMPTY else 100) - st[BOARD + from_square(move)] % 6
     for i in range(base, base + n):
         move = pick(work, i, base + n)
         if not check and work[FEATURES + QUIESCENCE_PRUNING]:
-            victim = st[BOARD + ((move >> 6) & 63)]
+            victim = st[BOARD + to_square(move)]
             gain = SEE_VALUES[victim % 6] if victim != EMPTY else 100
-            if (move >> 12) & 7 == 0 and stand + gain + 200 <= alpha:
+            if promotion_of(move) == 0 and stand + gain + 200 <= alpha:
                 continue  # delta pruning: even winning the piece leaves us below alpha
-            if SEE_VALUES[st[BOARD + (move & 63)] % 6] > gain and see(bb, st, tables, work, move) < 0:
+            if SEE_VALUES[st[BOARD + from_square(move)] % 6] > gain and see(bb, st, tables, work, move) < 0:
                 continue  # a losing capture
         make_move(bb, st, tables, move)
         score = -quiesce(bb, st, tables, work, -beta, -alpha, ply + 1)
@@ -126,7 +106,7 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
     on = off + 1
     if ply > 0:
         if st[HALFMOVE] >= 100 or is_repetition(bb, st) or insufficient_material(bb):
-            return 0
+            return DRAW
         # mate distance pruning: no line from here mates sooner than one already found
         alpha = max(alpha, -MATE + ply)
         beta = min(beta, MATE - ply - 1)
@@ -150,19 +130,14 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
         return evaluate(bb, st, tables, work, PARAMS)
     pv_node = beta - alpha > 1
     key = bb[KEYS + st[PLY]]
-    index = 2 * np.int64(key & U((len(tt) >> 1) - 1))
+    index = tt_index(tt, key)
     tt_move = 0
     if tt[index] == key:
         data = tt[index + 1]
-        tt_move = np.int64(data & U(0x1FFFF))
-        tt_depth = np.int64((data >> U(33)) & U(255)) - 1
-        if tt_depth >= depth and not pv_node and ply > 0 and work[FEATURES + TT_CUTS]:
-            tt_score = np.int64((data >> U(17)) & U(0xFFFF)) - 32768
-            if tt_score > MATE_BOUND:
-                tt_score -= ply
-            elif tt_score < -MATE_BOUND:
-                tt_score += ply
-            bound = np.int64((data >> U(41)) & U(3))
+        tt_move = entry_move(data)
+        if entry_depth(data) >= depth and not pv_node and ply > 0 and work[FEATURES + TT_CUTS]:
+            tt_score = entry_score(data, ply)
+            bound = entry_bound(data)
             if bound == EXACT or (bound == LOWER and tt_score >= beta) or (bound == UPPER and tt_score <= alpha):
                 return tt_score
     side = st[SIDE]
@@ -192,14 +167,14 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
     if n < 0:
         n = generate(bb, st, tables, work, MOVES + base, True)
     if n == 0:
-        return -MATE + ply if check else 0
+        return -MATE + ply if check else DRAW
     score_moves(bb, st, tables, work, ply, n, tt_move, side)
     best = -INFINITE
     best_move = 0
     original_alpha = alpha
     for i in range(n):
         move = pick(work, base + i, base + n)
-        quiet = st[BOARD + ((move >> 6) & 63)] == EMPTY and (move >> 12) & 7 == 0 and (move >> 15) & 3 != 2
+        quiet = st[BOARD + to_square(move)] == EMPTY and promotion_of(move) == 0 and kind_of(move) != EN_PASSANT
         make_move(bb, st, tables, move)
         gives_check = in_check(bb, st, tables)
         # late move pruning: at the last plies, quiet moves far down the list are not tried (unless checks)
@@ -243,7 +218,7 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
                         if work[KILLERS + 2 * ply] != move:
                             work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
                             work[KILLERS + 2 * ply] = move
-                        slot = HISTORY + side * 4096 + (move & 4095)
+                        slot = HISTORY + side * 4096 + from_to(move)
                         work[slot] += depth * depth
                         if work[slot] > (1 << 24):
                             for j in range(HISTORY, HISTORY + 2 * 4096):

@@ -36,9 +36,9 @@ from numba import njit
 
 from .bitboards import lsb, popcount
 from .position import ALL_MEN, CASTLE, EP, HALFMOVE, SIDE
+from .score import MATE
 from .work import FEATURES, TABLEBASE_PROBES, TB, TB_HITS, TB_ROW
 
-MATE = 32000  # as .search's MATE (which imports this module)
 #: What :func:`probe` returns when the table does not decide the position: search it.
 NO_PROBE = -(1 << 40)
 PIECES, ROWS = TB, TB + 1
