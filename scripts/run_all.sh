@@ -5,8 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-start=$(date +%s)
+# It prints each notebook's time at the end, and the series' total.
 .venv/bin/python -m Util notebooks "$@"
-echo "Series done in $(( $(date +%s) - start )) s."
 echo "Tables:    $(pwd)/S_n_Results/"
 echo "Notebooks: $(pwd)/Tests/executed/"

@@ -9,7 +9,7 @@ import pytest
 
 from Util.files.chessai import load_table
 from Util.calculation.boards import board_counts
-from Util.notebook.series import WIDGET_VIEW, NotebookCellError, execute_notebook, series_notebooks
+from Util.notebook.series import WIDGET_VIEW, NotebookCellError, execute_notebook, run_series, series_notebooks
 from Util.tests.parts import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
@@ -162,6 +162,20 @@ def test_a_failing_cell_is_named(tmp_path):
     assert message.startswith("03_broken.ipynb, cell 2 (\"assert X == 2")
     assert message.endswith("AssertionError: X must be 2") and "\x1b" not in message
     execute_notebook(path, {"X": 2}, cwd=tmp_path)  # the injected parameter fixes it
+
+
+def test_the_series_run_ends_with_each_notebooks_time_and_the_total(tmp_path, capsys):
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("N = 10", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("sum(i * i for i in range(N))"),
+    ])
+    nbformat.write(notebook, tmp_path / "01_sums.ipynb")
+    run_series(series_notebooks(tmp_path), {"N": 3_000_000}, tmp_path / "executed", cwd=tmp_path)
+    printed = capsys.readouterr().out
+    row = re.search(r"^01_sums\.ipynb +([\d.]+) +([\d.]+)$", printed, re.M)
+    total = re.search(r"^the series +([\d.]+) +([\d.]+)$", printed, re.M)
+    assert row and total and row.groups() == total.groups(), printed
+    assert float(row.group(2)) > 0.1  # the kernel's processor time, the sum included, is counted once it ends
 
 
 #: Every table notebook 06 opens with the parameters of its tests: FILE and TABLES, MORE_TABLES (KPvK, KQvKR),
