@@ -178,6 +178,22 @@ def test_the_series_run_ends_with_each_notebooks_time_and_the_total(tmp_path, ca
     assert float(row.group(2)) > 0.1  # the kernel's processor time, the sum included, is counted once it ends
 
 
+@pytest.mark.slow  # starts JupyterLab
+@pytest.mark.notebook
+def test_jupyterlab_opens_on_the_series_with_the_widgets_front_ends(tmp_path):
+    """The README's one command, ``.venv/bin/jupyter lab`` in the repository: the server answers on loopback,
+    lists the seven notebooks of the series, and serves its page with the front ends of the widgets."""
+    from Util.tests.lab import WIDGET_EXTENSIONS, running_lab
+
+    with running_lab(REPO, tmp_path / "home") as lab:
+        listed = [entry["name"] for entry in lab.contents()["content"] if entry["type"] == "notebook"]
+        extensions = {extension["name"] for extension in lab.page_config()["federated_extensions"]}
+    series = [path.name for path in series_notebooks(REPO)]
+    assert len(series) == 7 and sorted(name for name in listed if name[:2] in {"01", "02", "03", "04", "05", "06", "07"}) \
+        == series, listed
+    assert set(WIDGET_EXTENSIONS) <= extensions, extensions
+
+
 #: Every table notebook 06 opens with the parameters of its tests: FILE and TABLES, MORE_TABLES (KPvK, KQvKR),
 #: KBBvK (Syzygy's rounded DTZ), KRvK (the thesis's example).
 NOTEBOOK_06_TABLES = ("KQvK", "KRvK", "KPvK", "KQvKR", "KBBvK")
