@@ -102,6 +102,9 @@ def test_02_writes_tables_that_match_the_package(notebook_02, store):
     for name in ("KQvK", "KPvK", "KBNvK"):
         table, counts = load_table(results / f"{name}.chessAI")
         assert counts == board_counts(store.get(name)), name
+    # each table it computed, written once for the chapters after it: its examples' too, and what they lead into
+    for name in ("KQRvK", "KQvKR", "KPvKP", "KQvKP", "KRvKB"):
+        assert (results / f"{name}.chessAI").exists(), name
     assert not (results / "resume_demo").exists(), "the resume demonstration must clean up after itself"
 
 
@@ -133,6 +136,11 @@ def test_02_checks_what_it_teaches(notebook_02):
     assert "KQvK, S_0 .. S_2" in ladder and len(times) == 4 and len(ratios) == 3
     assert all(abs(r / (slow / fast) - 1) < 0.35 for r, slow, fast in zip(ratios, times, times[1:]))
     assert re.search(r"board_int = \d+ = 0b[01]{25} \(25 bits", text)  # KBNvK, leading zeros kept
+    assert "| in the triangle: ['original']" in text  # of the eight images, the one stored
+    pictures = "".join(o.get("data", {}).get("text/html", "") for o in outputs(notebook))
+    assert "candidate" in text and re.search(r"K\w+: in S_\d+, a slower mate|: in no S_n, a draw", pictures)
+    refinements = next(o["data"]["text/html"] for o in outputs(notebook) if "processor seconds" in o.get("data", {}).get("text/html", ""))
+    assert refinements.count("<tr>") == 4 and "never forwards" in refinements
     # pieces on both sides: Black's longest defence in KQvKR, a mate by Black, a draw only en passant saves
     assert re.search(r"n = 70: 70 plies of best play, ending in checkmate: True", text)
     assert re.search(r"Black to move mates in \d+ \(\d+ plies\): 1\.\.\.\w*x", text)
@@ -204,8 +212,10 @@ def notebook_06(tmp_path_factory, linked_tables):
     """Notebook 06 on the session's tables (it checks them; computing them is notebook 02's and the store's
     tests' part)."""
     folder = tmp_path_factory.mktemp("nb06")
+    # Gaviota and the matching rate on every board (the default run samples them), the move checks on 400
+    # stored positions per S_n
     parameters = {"FILE": "KQvK", "RESULTS_DIR": str(linked_tables(*NOTEBOOK_06_TABLES)),
-                  "REPORT_DIR": str(folder / "Tests"),
+                  "REPORT_DIR": str(folder / "Tests"), "GAVIOTA_SAMPLE": None, "MATCH_SAMPLE": None,
                   "SAMPLE": 400, "TABLES": ["KQvK", "KRvK"], "BOARD_SIZE": 120, "ONE_PLY_SAMPLE": 20,
                   "DRAW_SAMPLE": 2000}
     return execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, folder / "06.ipynb"), folder
@@ -247,7 +257,8 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     closing = re.search(r"(\d+) checks on (\d+) tables; boards that disagree: 0", text)
     assert closing and int(closing.group(2)) == 5  # KQvK, KRvK, KBBvK, KPvK, KQvKR
     # everything agrees: one line says so, and one figure shows the boards checked per n, 0 disagreeing
-    assert "Validation of KQvK: every check agrees on every board in every S_n" in text
+    assert "Validation of KQvK: every check agrees with the table on every board it looked at, in every S_n" in text
+    assert "Gaviota DTM = n (every board): KQvK, KRvK" in text and "matching rate (every legal board): KQvK" in text
     assert sum("image/png" in o.get("data", {}) for o in outputs(notebook)) == 1
     # one byte changed in a copy of the table: every change is caught by some check, the real table by none
     assert "the same board in the real table, S_12: found wrong by 0 of 4 checks" in text
