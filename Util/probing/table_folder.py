@@ -74,6 +74,7 @@ class TableFolder:
         self._counts: Dict[Material, BoardCounts] = {}
         self._lock = threading.Lock()
         self._store = None
+        self._reader: Optional["TableFolder"] = None  # without_computing's folder
 
     def path_of(self, material: Material) -> Path:
         """The file that holds ``material`` (whether or not it exists)."""
@@ -132,6 +133,18 @@ class TableFolder:
             self._store = TableStore(self.directory, progress=False)
         return self._store.get(material)
 
+    def without_computing(self) -> "TableFolder":
+        """This folder as one that never computes a missing table (itself, unless ``compute_missing``): for a
+        probe that must answer at once, such as a move in a game, where a missing table is a
+        :class:`MissingTableError` to report, not a minute's work.  Made once, closed with this folder; it
+        reads the same files, so a table computed here meanwhile is found there."""
+        if not self.compute_missing:
+            return self
+        with self._lock:
+            if self._reader is None:
+                self._reader = type(self)(self.directory, cache_bytes=self.cache.limit_bytes)
+            return self._reader
+
     def open_file(self, path: Union[str, os.PathLike]) -> Table:
         """The table in the file ``path`` (any name), served from now on for its material."""
         table = self._read(Path(path), None)
@@ -175,7 +188,10 @@ class TableFolder:
                 if isinstance(table, BlockTable):
                     table.file.close()
             self._tables.clear()
+            reader, self._reader = self._reader, None
         self.cache.clear()
+        if reader is not None:
+            reader.close()
 
     def __enter__(self):
         return self

@@ -1,6 +1,5 @@
 """The notebook series: committed clean, runs headless, and produces what it claims."""
 
-import math
 import re
 from pathlib import Path
 
@@ -61,6 +60,20 @@ def test_series_is_in_order_and_committed_without_outputs():
         assert all(not c.outputs and c.execution_count is None for c in code), f"{path.name} has outputs"
         tagged = [c for c in code if "parameters" in c.metadata.get("tags", [])]
         assert len(tagged) == 1, f"{path.name} needs exactly one cell tagged 'parameters'"
+
+
+def test_01_glossary_has_chapter_7s_words_and_no_chapter_speaks_of_the_seed():
+    """The words chapter 7 uses are defined in chapter 1's glossary (UCI as the engine protocol, not only a
+    way of writing moves), and no notebook says "the seed" for the documents the project grew from."""
+    notebook = nbformat.read(REPO / "01_chess_introduction.ipynb", as_version=4)
+    glossary = next(c.source for c in notebook.cells if c.source.startswith("## Glossary"))
+    for word in ("UCI", "centipawn", "opening book", "Polyglot", "Zobrist key", "transposition table", "minimax",
+                 "negamax", "alpha-beta", "iterative deepening", "quiescence search", "Elo", "time control"):
+        assert f"**{word}**" in glossary, word
+    assert "protocol" in glossary.split("**UCI**")[1].split("\n* ")[0]
+    for path in series_notebooks(REPO):
+        text = "".join(c.source for c in nbformat.read(path, as_version=4).cells).lower()
+        assert "the seed" not in text and "seed notebook" not in text, path.name
 
 
 @pytest.fixture(scope="module")
@@ -476,22 +489,33 @@ def nodes_visited(board, depth: int) -> int:
     return total
 
 
-#: Notebook 07's short run: one pair of games per opponent on a fast clock, a fifth of a second a move.
-NOTEBOOK_07_QUICK = {"GAMES": 2, "TIME_CONTROL": "2+0.05", "MOVETIME": 0.2, "BOARD_SIZE": 160}
+#: Notebook 07's short run: its default game and checks, smaller pictures, a fifth of a second a move in your game.
+NOTEBOOK_07_QUICK = {"MOVETIME": 0.2, "BOARD_SIZE": 160}
 
 
 @pytest.fixture(scope="module")
 def notebook_07(tmp_path_factory, linked_tables):
-    """Notebook 07 run headless with short limits; its tables are the session's (KRvK), through the variable
-    the package reads its default tables folder from."""
+    """Notebook 07 run headless; its tables folder starts with KRvK alone, as for a reader who has run little
+    else, so the notebook computes the table of its game's ending itself."""
     folder = tmp_path_factory.mktemp("nb07")
     tables = linked_tables("KRvK")
-    executed = execute_notebook(REPO / "07_play_whole_game.ipynb", NOTEBOOK_07_QUICK, folder / "07.ipynb",
-                                env={"CHESSAI_RESULTS": str(tables)})
+    executed = execute_notebook(REPO / "07_play_whole_game.ipynb", {**NOTEBOOK_07_QUICK, "RESULTS_DIR": str(tables)},
+                                folder / "07.ipynb")
     return executed, folder / "07.ipynb"
 
 
-@pytest.mark.slow  # runs a notebook and two short matches
+def cell_outputs(notebook, start: str) -> list:
+    """The outputs of the code cell whose source begins with ``start``."""
+    cells = [c for c in notebook.cells if c.cell_type == "code" and c.source.startswith(start)]
+    assert len(cells) == 1, start
+    return cells[0].outputs
+
+
+def cell_stdout(notebook, start: str) -> str:
+    return "".join(o["text"] for o in cell_outputs(notebook, start) if o.get("name") == "stdout")
+
+
+@pytest.mark.slow  # runs a notebook
 @pytest.mark.notebook
 def test_07_book_moves_are_in_the_polyglot_book(notebook_07):
     import chess
@@ -519,51 +543,175 @@ def test_07_book_moves_are_in_the_polyglot_book(notebook_07):
             move = board.parse_san(san)
             assert move in {e.move for e in reader.find_all(board)}, (san, board.fen())
             board.push(move)
+    keys = re.findall(r"key ([0-9a-f]{16})", stdout(notebook))
+    one = chess.Board()
+    for san in ("e4", "e5", "Nf3"):
+        one.push_san(san)
+    assert keys == [f"{chess.polyglot.zobrist_hash(one):016x}"] * 2  # a transposition, one key
 
 
-@pytest.mark.slow  # runs a notebook and two short matches
+@pytest.mark.slow  # runs a notebook
 @pytest.mark.notebook
-def test_07_counts_fall_with_pruning_and_ordering(notebook_07):
+def test_07_draws_the_tree_and_its_alpha_beta_equals_minimax(notebook_07):
+    """The tree figure is drawn; on the tree and on chess boards alpha-beta finds minimax's value (and move)
+    with fewer nodes; the plain minimax visits every position to its depth (counted here with python-chess),
+    and the two-rook position's move really mates in two."""
     import chess
 
     notebook, _ = notebook_07
-    rows = html_tables(notebook, "alpha-beta, captures first")
-    counts = {int(row[0]): [int(c.replace(",", "")) for c in row[1:]] for row in rows}
-    assert sorted(counts) == [1, 2, 3]
-    position = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8")  # the cell's EVAL_FEN
-    for depth in (1, 2):  # the plain minimax visits every position to its depth
-        assert counts[depth][0] == nodes_visited(position, depth), depth
-    for depth, (minimax, pruned, ordered) in counts.items():
-        assert minimax >= pruned >= ordered, depth
-    assert counts[3][0] > counts[3][1] > counts[3][2]  # at depth 3 each idea cuts positions
-    engine = html_tables(notebook, "positions (cumulative)")
+    assert any("image/png" in o.get("data", {}) for o in cell_outputs(notebook, "def value_of(path)"))
+    text = stdout(notebook)
+    assert "minimax value of the root: 6" in text
+    assert "negamax value of the root: 6 | the same as minimax: True" in text
+    assert "alpha-beta value of the root: 6 (minimax: 6); leaves looked at: 7 of 12" in text
+    rows = html_tables(notebook, "minimax, depth 3")
+    assert [row[0] for row in rows] == ["mate in two, two rooks", "a knight fork", "the middlegame of section 3"]
+    fens = {"mate in two, two rooks": "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", "a knight fork": "r3k3/8/8/3N4/8/8/5P2/4K3 w - - 0 1"}
+    cell = re.compile(r"(\S+) \((mates|[+-]\d+)\), ([\d,]+) nodes")
+    for name, minimax, alphabeta, ordered in rows:
+        (m_move, m_value, m_nodes), (a_move, a_value, a_nodes), (_, o_value, o_nodes) = (
+            cell.fullmatch(c).groups() for c in (minimax, alphabeta, ordered))
+        assert (a_move, a_value) == (m_move, m_value) and o_value == m_value, name
+        nodes = [int(n.replace(",", "")) for n in (m_nodes, a_nodes, o_nodes)]
+        assert nodes[0] > nodes[1] >= nodes[2], name
+        if name in fens:
+            assert nodes[0] == nodes_visited(chess.Board(fens[name]), 3), name
+    def mates(board, move) -> bool:
+        board.push(move)
+        try:
+            return board.is_checkmate()
+        finally:
+            board.pop()
+
+    board = chess.Board(fens["mate in two, two rooks"])
+    board.push_san(rows[0][1].split()[0])
+    for reply in list(board.legal_moves):  # every defence is mated at once
+        board.push(reply)
+        assert any(mates(board, move) for move in list(board.legal_moves)), reply
+        board.pop()
+    assert "alpha-beta plays minimax's move with minimax's value in every position: True" in text
+
+
+@pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
+def test_07_measures_the_engine_and_each_technique(notebook_07):
+    import chess
+
+    from Util.whole_game.kernels.work import FEATURE_NAMES
+
+    notebook, _ = notebook_07
+    engine = html_tables(notebook, "nodes (all depths so far)")
     depths = [int(row[0]) for row in engine]
     nodes = [int(row[1].replace(",", "")) for row in engine]
     assert depths == list(range(1, 10)) and nodes == sorted(nodes)
+    position = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8")  # EVAL_FEN
     for row in engine:  # each depth's best line is legal from the position ("8. O-O dxc4 ...")
         line = chess.Board(position.fen())
         for san in (token for token in row[4].split() if not token.endswith(".")):
             line.push_san(san)
-    budget = html_tables(notebook, "White's clock")
-    assert len(budget) == 4 and all(float(soft.split()[0]) <= float(hard.split()[0]) for _, soft, hard in budget)
+    features = html_tables(notebook, "nodes to depth 8")
+    all_on = int(re.search(r"all techniques on: ([\d,]+) nodes", stdout(notebook)).group(1).replace(",", ""))
+    assert len(features) == len(FEATURE_NAMES)  # every switch but the table probes, and aspiration windows
+    for name, without, ratio in features:
+        assert abs(int(without.replace(",", "")) / all_on - float(ratio)) < 0.01, name
+    ratios = {name: float(ratio) for name, _, ratio in features}
+    assert ratios["principal variation search"] > 1 and ratios["move ordering (captures)"] > 1
+    budget = html_tables(notebook, "White's clock + increment")
+    assert len(budget) == 4
+    for _, soft, hard in budget:
+        assert int(soft.split()[0].replace(",", "")) <= int(hard.split()[0].replace(",", ""))
+    timed = [int(d) for d in re.findall(r"depth (\d+): \S+ at", stdout(notebook))]
+    # one depth after the other (a better move found by a depth cut short by the clock is reported again
+    # under the last finished depth)
+    assert timed == sorted(timed) and sorted(set(timed)) == list(range(1, max(timed) + 1))
 
 
-@pytest.mark.slow  # runs a notebook and two short matches
+@pytest.mark.slow  # runs a notebook and a game against Stockfish
 @pytest.mark.notebook
-def test_07_tables_mate_as_gaviota_counts(notebook_07, python_gaviota):
+@pytest.mark.stockfish
+def test_07_game_reaches_the_computed_table_and_ends_as_it_says(notebook_07, python_gaviota):
+    """The annotated game: our book moves are the book's, the ending's table was computed by the notebook
+    before the game, and from where the table took over (its depth to mate checked with Gaviota) every
+    move of ours keeps the fastest mate, which comes as the table says."""
     import chess
+    import chess.polyglot
+
+    from Util.whole_game.opening_book import find_default_book
 
     notebook, _ = notebook_07
-    played = re.search(r"(\w+): (\S+), mate in (\d+) moves; line: (.*)\n", stdout(notebook))
-    assert played and "table" in played.group(1).lower(), played
-    ending = chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
-    dtm = python_gaviota.probe_dtm(ending)
-    assert dtm > 0 and int(played.group(3)) == (dtm + 1) // 2
-    ending.push_san(played.group(2))
-    assert python_gaviota.probe_dtm(ending) == -(dtm - 1)  # the move keeps the shortest mate
+    if "no game: stockfish is not installed" in stdout(notebook):
+        missing_part("stockfish is not installed (apt-get install stockfish)")
+    assert re.search(r"KQPvK: computed in [\d.]+ s", stdout(notebook))
+    text = cell_stdout(notebook, "if game is not None:\n    print(game.move_text())")
+    moves = text.splitlines()[0]
+    board, labels = chess.Board(), []
+    for token in re.findall(r"\{[^}]*\}|\S+", moves):
+        if token.startswith("{"):
+            labels.append((board.ply() - 1, token[1:-1]))  # the label of the move just played
+        elif not token[0].isdigit():
+            board.push_san(token)
+    assert board.is_checkmate() and board.turn == chess.BLACK  # White, ours, mated
+    ours = {ply: label for ply, label in labels}
+    assert len(ours) == (board.ply() + 1) // 2  # every move of ours is labelled
+    kinds = [label.split(":")[0].split(",")[0] for _, label in labels]
+    first_table = kinds.index("table")
+    assert kinds[0] == "book" and "search" in kinds and set(kinds[first_table:]) == {"table"}
+    replay = chess.Board()
+    with chess.polyglot.open_reader(find_default_book()) as reader:
+        for move in board.move_stack:
+            if replay.ply() in ours and ours[replay.ply()].startswith("book"):
+                weight = int(re.search(r"weight (\d+)", ours[replay.ply()]).group(1))
+                assert weight in {e.weight for e in reader.find_all(replay) if e.move == move}
+            replay.push(move)
+    said = re.search(r"ply (\d+): KQPvK, .* says: White mates in (\d+) \((\d+) plies\)", stdout(notebook))
+    assert said, stdout(notebook)
+    ply, dtm = int(said.group(1)), int(said.group(3))
+    start = chess.Board()
+    for move in board.move_stack[:ply - 1]:
+        start.push(move)
+    assert python_gaviota.probe_dtm(start) == dtm and labels[first_table][0] == ply - 1
+    given_away = 0
+    for move in board.move_stack[ply - 1:]:
+        before = python_gaviota.probe_dtm(start)
+        start.push(move)
+        after = 0 if start.is_checkmate() else python_gaviota.probe_dtm(start)
+        if start.turn == chess.BLACK:  # our move: the fastest mate kept
+            assert start.is_checkmate() or after == -(before - 1)
+        else:
+            given_away += (-before - 1) - after
+    assert len(board.move_stack) - (ply - 1) == dtm - given_away
+    assert f"gave away {given_away} plies; the game ended by checkmate, 1-0: as the table says: True" in stdout(notebook)
 
 
-@pytest.mark.slow  # runs a notebook and two short matches
+@pytest.mark.slow  # runs a notebook
+@pytest.mark.notebook
+def test_07_shows_no_strength_figure_without_its_basis(notebook_07):
+    notebook, _ = notebook_07
+    from Util.whole_game_lab.match_records import read_match_records
+
+    everything = re.sub(r"<svg.*?</svg>", "", "".join(
+        str(o.get("text", "")) + str(o.get("data", {}).get("text/html", "")) + str(o.get("data", {}).get("text/plain", ""))
+        for o in outputs(notebook)), flags=re.S)
+    sources = "".join(c.source for c in notebook.cells)
+    assert not re.search(r"[+−-]\s?inf\b|\binf\b|infinity", everything), "an infinite Elo is shown"
+    assert not re.search(r"about \d+ Elo", everything + sources), "a level's Elo without its basis"
+    for withdrawn in ("2850", "300 ms"):  # the old label of level 8, the old overhead
+        assert withdrawn not in everything and withdrawn not in sources, withdrawn
+    assert "a match settles it" not in sources.lower()
+    levels = html_tables(notebook, "plays the tables")
+    for row in levels:
+        assert row[-1] == "no fair measurement recorded yet" or re.search(r"\(\d+\.\.\d+, 95 %\), \d+ games", row[-1]), row
+    if not read_match_records():
+        assert "No fair measurement is recorded yet" in stdout(notebook)
+    else:
+        for row in html_tables(notebook, "move overhead ours / theirs"):
+            _, _, tc, games, score, elo, overhead, flags = row[:8]
+            assert tc and int(games) > 0 and re.fullmatch(r"\+\d+ =\d+ −\d+", score)
+            assert "95 %" in elo or "settle nothing" in elo
+            assert "ms" in overhead and re.fullmatch(r"\d+ / \d+", flags)
+
+
+@pytest.mark.slow  # runs a notebook
 @pytest.mark.notebook
 def test_07_game_widget_leaves_a_readable_copy(notebook_07):
     import chess
@@ -588,20 +736,19 @@ def test_07_game_widget_leaves_a_readable_copy(notebook_07):
     assert_html_shows_every_widget_copy(notebook, written)
 
 
-@pytest.mark.slow  # runs a notebook and two short matches
+@pytest.mark.slow  # runs a notebook and the server
 @pytest.mark.notebook
-def test_07_match_has_games_and_an_elo_interval(notebook_07):
+def test_07_the_server_answers_over_http(notebook_07):
+    import json
+
+    import chess
+
     notebook, _ = notebook_07
-    rows = html_tables(notebook, "Elo difference (95 %)")
-    assert [row[0] for row in rows] == ["sunfish", "Stockfish 1350"]
-    for name, games, score, elo in rows:
-        wins, draws, losses = (int(x) for x in re.fullmatch(r"\+(\d+) =(\d+) -(\d+)", score).groups())
-        assert int(games) == NOTEBOOK_07_QUICK["GAMES"] == wins + draws + losses, name
-        interval = re.fullmatch(r"([+-](?:\d+|inf)) \(([+-](?:\d+|inf))\.\.([+-](?:\d+|inf))\)", elo)
-        assert interval, elo
-        centre, low, high = (float(x) for x in interval.groups())
-        assert low <= centre <= high, elo
-        points = (wins + draws / 2) / int(games)  # the logistic Elo model: a score p is 400·log10(p / (1 - p))
-        expected = math.inf if points == 1 else -math.inf if points == 0 else 400 * math.log10(points / (1 - points))
-        assert centre == (expected if math.isinf(expected) else round(expected)), (score, elo)
-    assert sum("image/png" in o.get("data", {}) for o in outputs(notebook)) == 1
+    answers = [json.loads(line.split("-> ", 1)[1]) for line in
+               cell_stdout(notebook, "import json").splitlines() if line.strip().startswith("-> ")]
+    assert [a["source"] for a in answers] == ["book", "search"]
+    opened = chess.Board()
+    opened.push_uci("e2e4")
+    assert chess.Move.from_uci(answers[0]["uci"]) in opened.legal_moves
+    middlegame = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8")
+    assert chess.Move.from_uci(answers[1]["uci"]) in middlegame.legal_moves and answers[1]["depth"] >= 1

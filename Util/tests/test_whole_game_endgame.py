@@ -65,6 +65,30 @@ def test_no_table_falls_back(tmp_path):
     assert get_tablebase_move(chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"), None) is None
 
 
+def test_a_missing_table_is_named_not_computed_during_a_move(linked_tables):
+    """A folder that computes missing tables (as notebooks open theirs) still never computes one in the middle
+    of a move: the search plays, the move says which table is missing and the command that computes it, and
+    no file is written.  The same for a level that makes mistakes."""
+    from Util.tablebase import Tablebase
+    from Util.whole_game.console import describe_reply
+    from Util.whole_game.levels import LEVELS, LevelPlayer
+    from Util.whole_game.search import Limits
+
+    folder = linked_tables("KQvK", "KRvK")  # not KQvKR
+    board = chess.Board("8/8/3k4/8/8/2r5/8/1Q2K3 w - - 0 1")
+    with Tablebase(folder, compute_missing=True) as tables:
+        with Player(book=None, tablebase=tables) as player:
+            result = player.get_move(board, Limits(depth=3))
+            assert result.source == "search" and result.move in board.legal_moves
+            assert "no table for KQvKR" in result.note and "python -m Util calculate KQvKR" in result.note
+            assert "python -m Util calculate KQvKR" in describe_reply(board, result)
+            level = next(level for level in LEVELS if level.tables and level.margin > 0)
+            mistaken = LevelPlayer(player, level, rng=1).get_move(board, Limits(depth=3))
+            assert mistaken.source == "search" and "no table for KQvKR" in mistaken.note
+        assert not (folder / "KQvKR.chessAI").exists()
+        assert tables.compute_missing  # the folder itself still computes when asked outside a move
+
+
 @pytest.mark.skipif(STOCKFISH is None, reason="Stockfish not installed (apt-get install stockfish)")
 def test_converts_against_stockfish_in_the_depth_to_mate(krk, tablebase, python_gaviota):
     """From a KRvK position 31 plies from mate, our tables against Stockfish at full strength: every move of
@@ -107,3 +131,22 @@ def test_uci_reports_the_tables_mate(krk, python_gaviota):
     board = chess.Board(fen)
     board.push_uci(lines[-1].split()[1])
     assert python_gaviota.probe_dtm(board) == -dtm - 1  # the longest defence
+
+
+def test_uci_says_which_table_is_missing(linked_tables):
+    """Over UCI, a position whose table is not in the folder is searched, and an ``info string`` names the
+    missing table and the command that computes it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    folder = linked_tables("KQvK", "KRvK")  # not KQvKR
+    fen = "8/8/3k4/8/8/2r5/8/1Q2K3 w - - 0 1"
+    commands = f"uci\nsetoption name TablebasePath value {folder}\nisready\nposition fen {fen}\ngo depth 3\nquit\n"
+    run = subprocess.run([sys.executable, "-m", "Util", "uci"], input=commands, capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], timeout=120)
+    lines = run.stdout.splitlines()
+    assert any(line.startswith("info string no table for KQvKR") and "python -m Util calculate KQvKR" in line
+               for line in lines), lines
+    assert chess.Move.from_uci(lines[-1].split()[1]) in chess.Board(fen).legal_moves
+    assert not (folder / "KQvKR.chessAI").exists()

@@ -77,7 +77,8 @@ def describe_result(board: chess.Board) -> str:
 def describe_reply(board: chess.Board, result) -> str:
     """The AI's move in ``board`` (before it) and where it came from, for a person: ``"AI plays Nf6
     (opening book, weight 31 of 120)"``, ``"AI plays Qg7# (endgame table: mate in 1)"``, ``"AI plays e5
-    (search: depth 12, +0.35 pawns, 812,004 nodes in 1.0 s)"``; scores from the AI's side."""
+    (search: depth 12, +0.35 pawns, 812,004 nodes in 1.0 s)"``, with the result's ``note`` if it has one (a
+    table that was missing); scores from the AI's side."""
     san = board.san(result.move)
     if result.source == "book":
         return f"AI plays {san} (opening book, weight {result.book.weight} of {result.book.total_weight})"
@@ -87,7 +88,9 @@ def describe_reply(board: chess.Board, result) -> str:
         score = f"{(result.score_cp or 0) / 100:+.2f} pawns"
     if result.source == "tablebase":
         return f"AI plays {san} (endgame table: {score if result.score_mate is not None else 'draw'})"
-    return f"AI plays {san} (search: depth {result.depth}, {score}, {result.nodes:,} nodes in {result.time:.1f} s)"
+    note = f"; {result.note}" if result.note else ""
+    return (f"AI plays {san} (search: depth {result.depth}, {score}, {result.nodes:,} nodes in "
+            f"{result.time:.1f} s{note})")
 
 
 def _ask_move(board: chess.Board, ask: Callable[[str], str], say: Callable[[str], None]) -> Optional[chess.Move]:

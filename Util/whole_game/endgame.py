@@ -17,7 +17,9 @@ of the thesis: it knows no fifty-move rule.
 
 A position with castling rights, more than five pieces, or whose table (or a
 table a capture or promotion from it leads to) is not in the folder is
-answered with None: the search plays it.
+answered with None: the search plays it.  A missing table is never computed
+in the middle of a move (:func:`probe_tablebase_move` says which one is
+missing and how to compute it).
 
 Inside the search the same tables value the positions that captures and
 promotions bring down to their material (:class:`SearchTables` loads them
@@ -43,7 +45,7 @@ from ..table.index_scheme import Layout
 from ..tablebase import MissingTableError, PositionError, Tablebase, open_tablebase
 
 __all__ = ["DEFAULT_SEARCH_TABLES_MB", "FOUR_PIECE_TABLES_MB", "MAX_PIECES", "SearchTables", "TablebaseMove", "get_tablebase_move",
-           "mate_in_moves", "open_endgame_tables", "reachable_materials"]
+           "mate_in_moves", "open_endgame_tables", "probe_tablebase_move", "reachable_materials"]
 
 #: The most pieces (kings included) a table of ours holds.
 MAX_PIECES = 5
@@ -107,14 +109,26 @@ def get_tablebase_move(board: chess.Board, tablebase: Optional[Tablebase],
                        pv_plies: int = PV_PLIES) -> Optional[TablebaseMove]:
     """The table's best move for ``board`` with the position's value, or None when ``tablebase`` is None,
     the game is over, or no table of the folder holds the position (then the search plays)."""
+    return probe_tablebase_move(board, tablebase, pv_plies)[0]
+
+
+def probe_tablebase_move(board: chess.Board, tablebase: Optional[Tablebase], pv_plies: int = PV_PLIES
+                         ) -> Tuple[Optional[TablebaseMove], Optional[MissingTableError]]:
+    """(:func:`get_tablebase_move`'s answer, the :class:`MissingTableError` of the table the probe needed and
+    the folder lacks, or None).  A table is never computed here, even by a folder made with
+    ``compute_missing``: a five-piece table takes a minute, far too long for a move; the error names the
+    command that computes it."""
     if tablebase is None or not in_table_range(board):
-        return None
+        return None, None
+    tablebase = tablebase.without_computing()
     try:
         probes = tablebase.probe_moves(board)
-    except (MissingTableError, PositionError):
-        return None
+    except MissingTableError as missing:
+        return None, missing
+    except PositionError:
+        return None, None
     if not probes:
-        return None
+        return None, None
     best = probes[0]
     if best.checkmate:
         dtm = 1
@@ -125,7 +139,7 @@ def get_tablebase_move(board: chess.Board, tablebase: Optional[Tablebase],
     else:
         dtm = -(best.dtm + 1)    # every move loses: we are mated one ply later than after the best one
     return TablebaseMove(best.move, best.san, dtm, (dtm > 0) - (dtm < 0),
-                         _principal_variation(board, tablebase, best.move, pv_plies))
+                         _principal_variation(board, tablebase, best.move, pv_plies)), None
 
 
 def _principal_variation(board: chess.Board, tablebase: Tablebase, first: chess.Move, plies: int) -> List[chess.Move]:

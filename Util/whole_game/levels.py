@@ -30,13 +30,13 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional, Union
 
 import chess
 
-from .endgame import get_tablebase_move
-from .player import MoveResult
+from .endgame import probe_tablebase_move
+from .player import MoveResult, missing_table_note
 from .root_moves import MATE_VALUE, rank_root_moves_deepening
 
 __all__ = ["LEVELS", "Level", "LevelPlayer", "level_for_elo", "parse_level"]
@@ -159,9 +159,14 @@ class LevelPlayer:
             if choice is not None:
                 return MoveResult(choice.move, "book", pv=[choice.move], book=choice)
         if level.tables:
-            table_move = get_tablebase_move(board, self.player.tablebase)
+            table_move, missing = probe_tablebase_move(board, self.player.tablebase)
             if table_move is not None:
                 return self.player.get_move(board, bounded, stop=stop, use_book=False)
+            if missing is not None and level.margin > 0:
+                result = replace(self.chosen_with_mistakes(board, bounded, stop), note=missing_table_note(missing))
+                if on_info is not None:
+                    on_info(result)
+                return result
         if level.margin == 0:
             return self.player.get_move(board, bounded, on_info=on_info, stop=stop, use_book=False)
         result = self.chosen_with_mistakes(board, bounded, stop)

@@ -15,7 +15,9 @@
 As in the seed notebook's ``get_move``: while the position is in the opening
 book, a move drawn from it by the book's weights; at five pieces or fewer
 with the table in the results folder, the table's best move (the mate in
-exactly the depth to mate, the draw kept, the longest defence); otherwise the
+exactly the depth to mate, the draw kept, the longest defence; a table not in
+the folder is never computed during a move: the search plays, and
+``MoveResult.note`` names the table and the command that computes it); otherwise the
 iterative-deepening search of :mod:`Util.whole_game.search` under the limits,
 which values the positions that reach a table's material by the table
 (``tablebase_mb`` megabytes of tables held in memory; 0: none).
@@ -38,7 +40,7 @@ import chess
 import chess.engine
 
 from ..tablebase import Tablebase
-from .endgame import DEFAULT_SEARCH_TABLES_MB, SearchTables, get_tablebase_move, open_endgame_tables
+from .endgame import DEFAULT_SEARCH_TABLES_MB, SearchTables, open_endgame_tables, probe_tablebase_move
 from .opening_book import BookMove, OpeningBook, find_default_book, import_opening_book
 
 __all__ = ["DEFAULT", "DEFAULT_MOVETIME", "MoveResult", "Player", "best_move", "get_move"]
@@ -56,7 +58,8 @@ class MoveResult:
     to move: ``score_cp`` in centipawns, or ``score_mate`` in moves (+n: it mates in n, -n: it is mated
     in n); both None for a book move.  ``depth``/``seldepth`` in plies (0 for a book move; for a table
     move, the depth to mate), ``nodes`` searched, ``time`` in seconds, ``pv`` from the move on,
-    ``tbhits`` the positions of the search valued by a table."""
+    ``tbhits`` the positions of the search valued by a table; ``note`` what a person should know about
+    the move, e.g. that the position's table is missing (with the command that computes it), else ""."""
 
     move: chess.Move
     source: str
@@ -69,6 +72,7 @@ class MoveResult:
     pv: List[chess.Move] = field(default_factory=list)
     book: Optional[BookMove] = None
     tbhits: int = 0
+    note: str = ""
 
     @property
     def score(self) -> Optional[chess.engine.Score]:
@@ -169,7 +173,7 @@ class Player:
             choice = self.book.get_opening_move(board)
             if choice is not None:
                 return MoveResult(choice.move, "book", pv=[choice.move], book=choice)
-        table_move = get_tablebase_move(board, self.tablebase)
+        table_move, missing = probe_tablebase_move(board, self.tablebase)
         if table_move is not None:
             return MoveResult(table_move.move, "tablebase", score_cp=0 if table_move.dtm == 0 else None,
                               score_mate=table_move.mate, depth=abs(table_move.dtm), seldepth=abs(table_move.dtm),
@@ -183,7 +187,7 @@ class Player:
         if move is None or move not in board.legal_moves:
             raise RuntimeError(f"{board.fen()}: the search returned no legal move ({info})")
         return MoveResult(move, "search", info.score_cp, info.score_mate, info.depth, info.seldepth, info.nodes,
-                          info.time, list(info.pv), tbhits=info.tbhits)
+                          info.time, list(info.pv), tbhits=info.tbhits, note=missing_table_note(missing))
 
     def close(self) -> None:
         """Close the book and tables this player opened itself."""
@@ -196,6 +200,12 @@ class Player:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def missing_table_note(missing) -> str:
+    """What a person is told when the table of a position was missing (``missing``, a
+    :class:`~Util.tablebase.MissingTableError`, or None: nothing)."""
+    return f"{missing}; the search played instead" if missing is not None else ""
 
 
 def best_move(board: chess.Board, limits=None, *, book=DEFAULT, tablebase=DEFAULT, searcher=None,

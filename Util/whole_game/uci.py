@@ -351,6 +351,8 @@ class UciEngine:
             elif result.source == "tablebase":
                 self.say(format_info(result))
                 self.say(f"info string tablebase move {move.uci()}")
+            if result.note:
+                self.say(f"info string {result.note}")
         except Exception as error:
             self.say(f"info string search failed ({type(error).__name__}: {error}); playing {move.uci()}")
         self._wait_if_infinite(infinite)
