@@ -103,7 +103,7 @@ def notebook_02(tmp_path_factory):
     results = tmp_path_factory.mktemp("results")
     notebook = execute_notebook(REPO / "02_calculation.ipynb",
                                 {"TABLES": ["KQvK", "KPvK"], "RESULTS_DIR": str(results), "BOARD_SIZE": 120,
-                                 "BACKWARD_MAX_N": 6, "LADDER_MAX_N": 2},
+                                 "BACKWARD_MAX_N": 6, "LADDER_MAX_N": 2, "LADDER_REPEATS": 1},
                                 results / "02.ipynb")
     return notebook, results
 
