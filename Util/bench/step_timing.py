@@ -182,8 +182,8 @@ def ratio_text(slow: StepTime, fast: StepTime) -> str:
 def step_ladder(material: Material, max_n: int, store: TableStore, repeats: int = 3) -> StepLadder:
     """The engine's steps timed one at a time on S_0 .. S_max_n of ``material``, ``repeats`` runs each
     (the compiled engine five, being short): the backward step on python-chess boards, the same folded
-    by symmetry, the engine's integer index with numba switched off (:mod:`Util.bench.interpreted`),
-    and the engine compiled, all on one thread.  ``store`` holds (or computes) the tables the captures
+    by symmetry (step 1), the engine's integer index with numba switched off (step 2,
+    :mod:`Util.bench.interpreted`), and the engine compiled (step 3), all on one thread.  ``store`` holds (or computes) the tables the captures
     lead into; its folder is where the interpreted engine's process reads them."""
     from .interpreted import interpreted_engine_seconds, new_per_ply
 
@@ -195,7 +195,45 @@ def step_ladder(material: Material, max_n: int, store: TableStore, repeats: int 
     _, compiled_runs = engine_seconds(material, max_n, threads=1, repeats=max(5, repeats), store=store)
     return StepLadder(f"{material}, S_0 .. S_{max_n}", [
         StepTime("thesis: backward step on python-chess boards", plain),
-        StepTime("+ symmetry: one board per set of mirror images", folded),
-        StepTime("+ integer index: the engine on numpy arrays, loops not compiled", interpreted_runs),
-        StepTime("+ compiled loops: the same engine compiled by numba", compiled_runs),
+        StepTime("+ step 1, symmetry: one board per set of mirror images", folded),
+        StepTime("+ step 2, integer index: the engine on numpy arrays, loops not compiled", interpreted_runs),
+        StepTime("+ step 3, compiled loops: the same engine compiled by numba", compiled_runs),
     ], same_work=interpreted_found == compiled_found)
+
+
+@dataclass
+class WayTimes:
+    """One way of computing a table: the time of each run on the clock and in processor seconds (every
+    thread of this process)."""
+
+    way: str
+    seconds: List[float]
+    processor_seconds: List[float]
+
+    def row(self) -> Tuple[str, str, str, str]:
+        """``(way, runs, median seconds, median processor seconds)`` as printed."""
+        return (self.way, str(len(self.seconds)), seconds_text(statistics.median(self.seconds)),
+                seconds_text(statistics.median(self.processor_seconds)))
+
+
+def refinement_times(material: Material, store: TableStore, repeats: int = 3) -> Tuple[List[WayTimes], object]:
+    """The whole table of ``material`` computed three ways, ``repeats`` runs each: as the engine does it
+    (on every core, a ply going forwards where that is less work), on one thread, and never forwards.  The
+    tables it leads into come from ``store`` (loaded or computed first, not timed).  Returns the times and
+    the table (the same whichever way: the engine's tests prove it)."""
+    from ..retrograde import EnginePolicy
+
+    subtables = store.subtables_of(material)
+    ways = [("as the engine does it: every core, forwards where that is less work", {}),
+            ("on one thread", {"threads": 1}),
+            ("never forwards", {"policy": EnginePolicy(always_pull=False)})]
+    times, table = [], None
+    for way, options in ways:
+        wall, processor = [], []
+        for _ in range(repeats):
+            start, start_processor = time.perf_counter(), time.process_time()
+            table = compute_table(material, dict(subtables), **options)
+            wall.append(time.perf_counter() - start)
+            processor.append(time.process_time() - start_processor)
+        times.append(WayTimes(way, wall, processor))
+    return times, table

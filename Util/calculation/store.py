@@ -2,7 +2,9 @@
 
 ``calculate("KBNvK")`` writes ``S_n_Results/KBNvK.chessAI``.  Tables that a
 game can turn into (after a capture or a promotion) are loaded from the
-same folder when a valid file is there, and computed in memory otherwise.
+same folder when a valid file is there, and computed in memory otherwise (and
+written there too by a ``TableStore(..., save=True)``, which notebook 02 uses so
+that the chapters after it find every table it computed).
 
 While a table is computed, the finished plies are saved to
 ``<file>.partial``: at most every ``checkpoint_seconds``, and only once the
@@ -37,7 +39,8 @@ from ..retrograde import compute_table
 from ..runtime.memory import return_freed_memory
 
 __all__ = ["MaterialLike", "default_path", "TableStore", "CHECKPOINT_SAVES_APART", "SAVE_SECONDS_PER_BYTE",
-           "all_materials", "calculation_order", "calculate", "calculate_table", "run_from_start", "resume_from_file"]
+           "all_materials", "calculation_order", "calculate", "calculate_table", "write_table", "run_from_start",
+           "resume_from_file"]
 
 MaterialLike = Union[str, Material]
 
@@ -55,9 +58,15 @@ def _material(material: MaterialLike) -> Material:
 class TableStore:
     """Tables by material, loaded from a folder or computed in memory, each at most once."""
 
-    def __init__(self, results_dir: Optional[os.PathLike] = None, progress: bool = True):
+    def __init__(self, results_dir: Optional[os.PathLike] = None, progress: bool = True, save: bool = False):
         self.results_dir = Path(results_dir or RESULTS_DIR)
         self.progress = progress
+        #: Write every table this store computes into ``results_dir`` (as :func:`calculate` writes it), so that
+        #: whoever opens the folder later loads it instead of computing it again.
+        self.save = save
+        #: Seconds of each table computed here: its own plies (the tables it leads into are timed apart), plus
+        #: writing its file when it was written.
+        self.seconds: Dict[Material, float] = {}
         self._tables: Dict[Material, DtmTable] = {}
 
     def add(self, table: DtmTable) -> None:
@@ -76,8 +85,23 @@ class TableStore:
     def get(self, material: MaterialLike) -> DtmTable:
         material = _material(material)
         if material not in self._tables:
-            self._tables[material] = self._load(material) or self.compute(material)
+            table = self._load(material)
+            if table is None:
+                table = self.compute(material)
+                if self.save and material.piece_count > 2:  # two bare kings need no file (TableFolder knows)
+                    self.write(material, default_path(material, self.results_dir))
+            self._tables[material] = table
         return self._tables[material]
+
+    def write(self, material: MaterialLike, path: os.PathLike) -> Tuple[Dict[int, int], Dict[int, int]]:
+        """Write the table of ``material`` (computed or loaded here) to ``path``; its time is added to
+        :attr:`seconds`.  Returns the board counts per n of the S_n in which White mates and of those in which
+        Black mates (see :func:`write_table`)."""
+        material = _material(material)
+        start = time.perf_counter()
+        counts = write_table(self._tables[material], Path(path))
+        self.seconds[material] = self.seconds.get(material, 0.0) + time.perf_counter() - start
+        return counts
 
     def forget_larger_than(self, pieces: int) -> None:
         """Drop the tables with more than ``pieces`` pieces (they are loaded again when asked for)."""
@@ -166,11 +190,13 @@ class TableStore:
                 last_save[0] = time.monotonic()
                 save_cost[0] = last_save[0] - started
 
+        start = time.perf_counter()
         try:
             table = compute_table(material, subtables, resume=resume, on_ply=on_ply, checkpoint=checkpoint,
                                   release_subtables=True)
         finally:
             bar.close()
+        self.seconds[material] = time.perf_counter() - start
         self._tables[material] = table
         return table
 
@@ -253,15 +279,21 @@ def calculate_table(
         partial.unlink()
     store = store or TableStore(results_dir or path.parent, progress=progress)
     table = store.compute(material, checkpoint_path=partial, checkpoint_seconds=checkpoint_seconds)
+    counts, counts_black = store.write(material, path)
+    if partial.exists():
+        partial.unlink()
+    return path, table, counts, counts_black
+
+
+def write_table(table: DtmTable, path: Path) -> Tuple[Dict[int, int], Dict[int, int]]:
+    """Write ``table`` to the ``.chessAI`` file ``path``; returns its board counts per n of the S_n in which
+    White mates and of those in which Black mates."""
     # The counts are written after the S_n data: counted on another thread while the writer compresses
     # that data, so the counting costs no time of its own; the file is the same byte for byte.
     with ThreadPoolExecutor(1, thread_name_prefix="board-counts") as pool:
         counting = pool.submit(board_counts_by_winner, table)
         save_table(table, path, lambda: counting.result()[0], lambda: counting.result()[1])
-        counts, counts_black = counting.result()
-    if partial.exists():
-        partial.unlink()
-    return path, table, counts, counts_black
+        return counting.result()
 
 
 def run_from_start(material: MaterialLike, filename: Optional[os.PathLike] = None) -> Path:

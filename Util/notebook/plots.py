@@ -47,38 +47,55 @@ def agreement_line(title: str, panels: List[tuple]) -> Optional[str]:
 
     ``panels``: ``(check name, {n: checked}, {n: agreed})`` as for :func:`plot_agreement`.
     """
-    if any(checked[n] != agreed.get(n, 0) for _, checked, agreed in panels for n in checked):
+    if any(checked[n] != agreed.get(n, 0) for _, checked, agreed, *_ in panels for n in checked):
         return None
-    checks = "; ".join(f"{name}: {sum(checked.values()):,} checked" for name, checked, _ in panels)
-    return f"{title}: every check agrees on every board in every S_n ({checks})."
+    checks = "; ".join(f"{name}: {sum(checked.values()):,} checked" for name, checked, *_ in panels)
+    return f"{title}: every check agrees with the table on every board it looked at, in every S_n ({checks})."
 
 
 def plot_agreement(title: str, panels: List[tuple]):
-    """Boards checked per n, one line per check, with the boards that disagree marked in red.
+    """One panel per check: in each S_n, the boards (stored positions, for the move checks) on which the
+    check agrees with our n as green bars, those on which it disagrees as red bars and crosses, and, where
+    given, all the S_n holds as a grey bar behind them (a check that looked at a sample covers part of
+    it); each panel's title has the check's totals.  Panels rather than lines on one axis: checks that
+    look at the same boards of each S_n would draw the same line, and one would hide the other.
 
-    ``panels``: ``(check name, {n: checked}, {n: agreed})``.  One panel for
-    all checks, sized to stay legible at notebook width and in a saved PNG.
-    Returns the Figure.
+    ``panels``: ``(check name, {n: checked}, {n: agreed})``, or with a fourth item ``{n: boards (or
+    stored positions) in S_n}``; sized to stay legible at notebook width and in a saved PNG.  Returns the
+    Figure.
     """
-    figure, ax = plt.subplots(figsize=(9, 4.8))
-    markers = "osD^v<>"
-    for k, (name, checked, agreed) in enumerate(panels):
+    columns = 2 if len(panels) > 1 else 1
+    rows = -(-len(panels) // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(9, 2.4 * rows + 0.7), squeeze=False, sharex=True)
+    wrong_in_all = 0
+    for ax, (name, checked, agreed, *population) in zip(axes.flat, panels):
         ns = sorted(checked)
-        wrong = sum(checked[n] - agreed.get(n, 0) for n in ns)
-        ax.plot(ns, [checked[n] for n in ns], marker=markers[k % len(markers)], markersize=4,
-                label=f"{name}: {sum(checked.values()):,} checked, {wrong:,} disagree")
-        bad = [n for n in ns if checked[n] != agreed.get(n, 0)]
+        right = [agreed.get(n, 0) for n in ns]
+        wrong = [checked[n] - agreed.get(n, 0) for n in ns]
+        wrong_in_all += sum(wrong)
+        of = ""
+        if population:
+            sizes = population[0]
+            ax.bar(sorted(sizes), [sizes[n] for n in sorted(sizes)], width=0.8, color="0.85", label="in S_n")
+            of = f" of {sum(sizes.values()):,}"
+        ax.bar(ns, right, width=0.8, color="tab:green", label="agree")
+        bad = [(n, w) for n, w in zip(ns, wrong) if w]
         if bad:
-            ax.scatter(bad, [checked[n] - agreed.get(n, 0) for n in bad], color="tab:red", marker="x", zorder=3,
-                       label=f"{name}: boards that disagree")
-    ax.set_xlabel("n (plies to mate)")
-    ax.set_ylabel("checked per S_n (boards; stored\npositions for the move checks)")
-    ax.set_yscale("log")
-    ax.set_ylim(bottom=0.8)  # small S_n (S_0 has few boards) must not fall below the axis
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    wrong_in_all = sum(checked[n] - agreed.get(n, 0) for _, checked, agreed in panels for n in checked)
-    ax.set_title(f"{title}: checked per S_n; boards that disagree (red crosses): {wrong_in_all:,}")
-    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+            ax.bar([n for n, _ in bad], [w for _, w in bad], width=0.8, color="tab:red", label="disagree", zorder=3)
+            ax.scatter([n for n, _ in bad], [w for _, w in bad], color="tab:red", marker="x", s=40, zorder=4)
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=0.8)  # an S_n of one board keeps its bar
+        ax.set_title(f"{name}: {sum(checked.values()):,}{of} checked, {sum(wrong):,} disagree", fontsize=9)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.tick_params(labelbottom=True)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("n (plies to mate)")
+    for row in axes:
+        row[0].set_ylabel("per S_n")
+    figure.suptitle(f"{title}: in each S_n, boards checked that agree (green) and disagree (red), "
+                    f"of all it holds (grey): {wrong_in_all:,} disagree", fontsize=10)
     figure.tight_layout()
     return figure
 

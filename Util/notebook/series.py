@@ -16,7 +16,7 @@ import re
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import nbformat
 from jupyter_client import KernelManager
@@ -101,18 +101,37 @@ def _raise_cell_error(path: Path, notebook, output: Optional[Path], error: CellE
 
 def run_series(notebooks: Iterable[Path], parameters: Dict[str, object], output_dir: Path,
                cwd: Path = REPO_ROOT) -> List[Path]:
-    """Execute each notebook in order with the parameters it declares; stops at the first failure."""
-    written = []
+    """Execute each notebook in order with the parameters it declares; stops at the first failure.  At the
+    end, each notebook's time and the series' total (:func:`cost_table`)."""
+    written, costs = [], []
     for path in notebooks:
         declared = declared_parameters(path)
         mine = {k: v for k, v in parameters.items() if k in declared}
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), children_cpu_seconds()
         print(f"running {path.name} {mine or ''}", flush=True)
         output = output_dir / path.name
         execute_notebook(path, mine, output, cwd=cwd)
-        print(f"  done in {time.perf_counter() - start:.1f} s -> {output}", flush=True)
+        costs.append((path.name, time.perf_counter() - start, children_cpu_seconds() - cpu))
+        print(f"  done in {costs[-1][1]:.1f} s -> {output}", flush=True)
         written.append(output)
+    print(cost_table(costs), flush=True)
     return written
+
+
+def children_cpu_seconds() -> float:
+    """Processor seconds (user + system) of this process's children that have ended and been waited for: a
+    notebook's kernel, once it is shut down, with the processes it waited for (workers, engines)."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
+def cost_table(costs: List[Tuple[str, float, float]]) -> str:
+    """Each notebook's seconds (wall clock) and processor seconds, and the series' total, as lines."""
+    width = max([len(name) for name, _, _ in costs] + [10])
+    lines = [f"{'notebook':{width}}  {'seconds':>8}  {'CPU-seconds':>11}"]
+    lines += [f"{name:{width}}  {wall:8.1f}  {cpu:11.1f}" for name, wall, cpu in costs]
+    lines.append(f"{'the series':{width}}  {sum(c[1] for c in costs):8.1f}  {sum(c[2] for c in costs):11.1f}")
+    return "\n".join(lines)
 
 
 def declared_parameters(path: Path) -> List[str]:

@@ -55,15 +55,20 @@ def dtz_surprises(results: Iterable[SyzygyComparison]) -> List[str]:
 
 
 #: The columns of :func:`gaviota_row`.
-GAVIOTA_HEADER = ("table", "boards in some S_n", "Gaviota's DTM ≠ our n",
-                  "matching rate (of the boards Gaviota calls won)", "boards in an S_n that Gaviota does not call won",
-                  "Gaviota comparison, boards/s")
+GAVIOTA_HEADER = ("table", "boards in some S_n", "of those, asked of Gaviota", "Gaviota's DTM ≠ our n",
+                  "legal boards for the matching rate", "matching rate (of those Gaviota calls won)",
+                  "in an S_n, not won for Gaviota", "Gaviota comparison, boards/s")
 
 
-def gaviota_row(name: str, versus: AgreementPerN, rate: MatchRate) -> Tuple:
-    """One table's line of the Gaviota summary; the rate in boards per second to two significant figures."""
+def gaviota_row(sequence: SnSequence, versus: AgreementPerN, rate: MatchRate) -> Tuple:
+    """One table's line of the Gaviota summary: how many boards the table has in its S_n (either winner's),
+    how many of them Gaviota was asked about and how many it disagrees with, the matching rate over how many
+    legal boards (all, or a sample), and the rate in boards per second to two significant figures."""
     speed = versus.total / versus.seconds if versus.seconds else float("nan")
-    return (name, f"{versus.total:,}", disagreeing(versus), f"{rate.rate:.4f} %", rate.ours_but_not_gaviota,
+    boards = sum(sequence.board_counts.values()) + sum(sequence.black.board_counts.values())
+    scope = "all" if not rate.sampled else "sampled"
+    return (sequence.material.name, f"{boards:,}", f"{versus.total:,}", disagreeing(versus),
+            f"{rate.legal:,} ({scope})", f"{rate.rate:.4f} %", rate.ours_but_not_gaviota,
             f"about {float(f'{speed:.2g}'):,.0f}")
 
 

@@ -9,6 +9,7 @@ available (Windows), or with one core, the work runs in this process.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.util
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence
@@ -25,20 +26,26 @@ def core_count() -> int:
         return os.cpu_count() or 1
 
 
-def _initialise(setup: Optional[Callable[[], None]]) -> None:
+def _initialise(setup: Optional[Callable[[], None]], teardown: Optional[Callable[[], None]] = None) -> None:
     if setup is not None:
         setup()
+    if teardown is not None:  # run as the worker ends (multiprocessing's finalizers with a priority run then)
+        multiprocessing.util.Finalize(None, teardown, exitpriority=10)
 
 
 def map_chunks(function: Callable[[Any], Any], chunks: Sequence[Any], *, state: dict,
-               setup: Optional[Callable[[], None]] = None, workers: Optional[int] = None,
-               sizes: Optional[Iterable[int]] = None, desc: str = "", unit: str = " boards",
-               progress: bool = True) -> List[Any]:
+               setup: Optional[Callable[[], None]] = None, teardown: Optional[Callable[[], None]] = None,
+               workers: Optional[int] = None, sizes: Optional[Iterable[int]] = None, desc: str = "",
+               unit: str = " boards", progress: bool = True) -> List[Any]:
     """``[function(chunk) for chunk in chunks]``, in order, on ``workers`` processes (default: all cores).
 
     ``state`` is put into :data:`WORKER_STATE` for the workers; ``setup``
-    runs once in each worker (and here, when running in this process).
-    ``sizes`` (items per chunk) drive the progress bar.
+    runs once in each worker (and here, when running in this process);
+    ``teardown`` runs in each worker as it ends (here, the caller cleans up).
+    ``sizes`` (items per chunk) drive the progress bar.  When all is done the
+    workers end on their own and are waited for, so that what they started
+    (an engine each) is stopped and waited for too, and its processor time
+    counts as this process's children's (``/usr/bin/time`` sees it).
     """
     from .progress import progress_bar  # tqdm's import is a quarter second that reading a table need not pay
 
@@ -52,8 +59,14 @@ def map_chunks(function: Callable[[Any], Any], chunks: Sequence[Any], *, state: 
             _initialise(setup)
             return list(_tracked(map(function, chunks), sizes, bar))
         context = multiprocessing.get_context("fork")
-        with context.Pool(workers, initializer=_initialise, initargs=(setup,)) as pool:
-            return list(_tracked(pool.imap(function, chunks), sizes, bar))
+        pool = context.Pool(workers, initializer=_initialise, initargs=(setup, teardown))
+        try:
+            results = list(_tracked(pool.imap(function, chunks), sizes, bar))
+            pool.close()
+            pool.join()
+            return results
+        finally:
+            pool.terminate()  # after an error: at once (after join: nothing left to stop)
     finally:
         bar.close()
 

@@ -349,6 +349,7 @@ def compare_positions(scenario: str, fens: Iterable[str], sequence: SnSequence, 
     state = {"settings": settings, "path": path, "sequence": sequence, "ply_cap": ply_cap}
     try:
         for results in map_chunks(_compare_chunk, chunks, state=state, setup=open_engine_in_worker,
+                                  teardown=close_engine_of_this_process,
                                   workers=workers, sizes=[len(c) for c in chunks], desc=scenario,
                                   unit=" positions", progress=progress):
             report.results += results
@@ -359,7 +360,8 @@ def compare_positions(scenario: str, fens: Iterable[str], sequence: SnSequence, 
 
 
 def close_engine_of_this_process() -> None:
-    """With one worker the engine ran here: stop it (forked workers' engines end with their workers)."""
+    """Stop the engine this process started, if any, and wait for it: the teardown of each forked worker, and the
+    caller's cleanup when the work ran here (one worker)."""
     from ..runtime.parallel import WORKER_STATE
 
     engine = WORKER_STATE.pop("engine", None)

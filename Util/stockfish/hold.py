@@ -274,7 +274,8 @@ def hold_positions(fens: Iterable[str], sequence: SnSequence, settings: EngineSe
              "colour": stockfish_colour}
     start = time.perf_counter()
     try:
-        for results in map_chunks(_hold_chunk, chunks, state=state, setup=open_engine_in_worker, workers=workers,
+        for results in map_chunks(_hold_chunk, chunks, state=state, setup=open_engine_in_worker,
+                                  teardown=close_engine_of_this_process, workers=workers,
                                   sizes=[len(c) for c in chunks], desc="hold_draws", unit=" positions",
                                   progress=progress):
             report.results += results

@@ -457,3 +457,39 @@ def test_a_pawn_dragged_to_the_last_rank_becomes_the_piece_picked(tmp_path, link
             assert moves.startswith("Moves: 1. a8=N??")
             page.screenshot(path=str(tmp_path / "promotion.png"))
     assert "Traceback" not in log.read_text()
+
+
+def test_notebook_03_in_jupyterlab_draws_the_board_with_its_position(tmp_path, kqvk_results):
+    """The README's front end: JupyterLab opens notebook 03 and runs it, and the board widget (anywidget,
+    chessground) draws the game's position beside the game's box (ipywidgets): each piece drawn on its
+    square, the coordinates on theirs.  JupyterLab lays a cell out only once it is in view, so the board is
+    scrolled there, as a reader scrolls to it."""
+    from Util.tests.lab import copy_with_parameters, running_lab
+
+    root = tmp_path / "root"
+    root.mkdir()
+    copy_with_parameters(REPO / "03_play_against_ai.ipynb", root,
+                         {"RESULTS_DIR": str(kqvk_results), "GAMES_DIR": str(root / "games"), "BOARD_SIZE": 240})
+    expected = {"e1": "white king", "g6": "white queen", "e7": "black king"}  # after the AI's first move, Qg6
+    with running_lab(root, tmp_path / "home", env={"PYTHONPATH": str(REPO)}, expose_app=True) as lab, \
+            new_page(1280, 1000) as page:
+        page.goto(lab.url("/lab/tree/03_play_against_ai.ipynb"), timeout=120_000)
+        page.wait_for_function("""() => { const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            const session = panel && panel.sessionContext && panel.sessionContext.session;
+            return !!(session && session.kernel); }""", timeout=180_000)
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        board = page.locator(".jp-OutputArea .chessai-board").first
+        board.wait_for(state="attached", timeout=180_000)
+        board.scroll_into_view_if_needed()
+        state = _wait_for_board(page, lambda s: s["pieces"] == expected, timeout_s=60)
+        assert state["orientation"] == "black" and state["lastMove"] == ["a6", "g6"]
+        page.wait_for_function("""() => [...document.querySelector('.jp-OutputArea .chessai-board')
+            .querySelectorAll('cg-board piece')].every(p => p.getBoundingClientRect().width > 0)""", timeout=60_000)
+        for square, piece in expected.items():
+            x, y = _square_centre(page, square, "black")
+            drawn = page.locator(f".chessai-board cg-board piece.{piece.replace(' ', '.')}").first.bounding_box()
+            assert drawn["x"] < x < drawn["x"] + drawn["width"] and drawn["y"] < y < drawn["y"] + drawn["height"], \
+                (square, piece, drawn)
+        _assert_coordinates_on_their_squares(page, "black")
+        page.get_by_text(re.compile(r"^Black \(Player\) to move\. White mates in 7")).first.wait_for(timeout=30_000)
+        page.screenshot(path=str(tmp_path / "jupyterlab_03.png"))

@@ -51,6 +51,26 @@ def test_sub_tables_loaded_from_files_give_the_same_table(store, tmp_path):
     assert np.array_equal(from_files.dtm_black, reference.dtm_black)
 
 
+def test_a_saving_store_writes_each_table_it_computes_and_times_it(store, tmp_path):
+    """Notebook 02's store (save=True) writes every table it computes, the tables KPvK's promotions and
+    captures lead into too, so that the chapters after it load them; a store opened on the folder later
+    computes nothing."""
+    from Util.calculation.store import TableStore
+    from Util.files.chessai import load_table
+
+    saving = TableStore(tmp_path, progress=False, save=True)
+    saving.get("KPvK")
+    names = ["KBvK", "KNvK", "KPvK", "KQvK", "KRvK"]
+    assert sorted(p.stem for p in tmp_path.glob("*.chessAI")) == names  # two bare kings need no file
+    for name in names:
+        table, _ = load_table(tmp_path / f"{name}.chessAI")
+        assert np.array_equal(table.dtm_white, store.get(name).dtm_white), name
+        assert saving.seconds[Material.parse(name)] > 0, name
+    later = TableStore(tmp_path, progress=False, save=True)
+    later.get("KPvK")
+    assert later.seconds == {}
+
+
 @pytest.mark.parametrize("material", ["KQPvK", "KRvKP", "KRPvK", "KPvKP"])
 def test_the_first_pass_side_by_side_gives_the_same_table_and_lets_go_early(material, store, monkeypatch):
     """Five-piece tables go through the first pass one side at a time, dropping the sub-tables only one

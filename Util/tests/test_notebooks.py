@@ -8,7 +8,7 @@ import pytest
 
 from Util.files.chessai import load_table
 from Util.calculation.boards import board_counts
-from Util.notebook.series import WIDGET_VIEW, NotebookCellError, execute_notebook, series_notebooks
+from Util.notebook.series import WIDGET_VIEW, NotebookCellError, execute_notebook, run_series, series_notebooks
 from Util.tests.parts import missing_part
 
 REPO = Path(__file__).resolve().parents[2]
@@ -103,7 +103,7 @@ def notebook_02(tmp_path_factory):
     results = tmp_path_factory.mktemp("results")
     notebook = execute_notebook(REPO / "02_calculation.ipynb",
                                 {"TABLES": ["KQvK", "KPvK"], "RESULTS_DIR": str(results), "BOARD_SIZE": 120,
-                                 "BACKWARD_MAX_N": 6, "LADDER_MAX_N": 2},
+                                 "BACKWARD_MAX_N": 6, "LADDER_MAX_N": 2, "LADDER_REPEATS": 1},
                                 results / "02.ipynb")
     return notebook, results
 
@@ -115,6 +115,9 @@ def test_02_writes_tables_that_match_the_package(notebook_02, store):
     for name in ("KQvK", "KPvK", "KBNvK"):
         table, counts = load_table(results / f"{name}.chessAI")
         assert counts == board_counts(store.get(name)), name
+    # each table it computed, written once for the chapters after it: its examples' too, and what they lead into
+    for name in ("KQRvK", "KQvKR", "KPvKP", "KQvKP", "KRvKB"):
+        assert (results / f"{name}.chessAI").exists(), name
     assert not (results / "resume_demo").exists(), "the resume demonstration must clean up after itself"
 
 
@@ -146,6 +149,11 @@ def test_02_checks_what_it_teaches(notebook_02):
     assert "KQvK, S_0 .. S_2" in ladder and len(times) == 4 and len(ratios) == 3
     assert all(abs(r / (slow / fast) - 1) < 0.35 for r, slow, fast in zip(ratios, times, times[1:]))
     assert re.search(r"board_int = \d+ = 0b[01]{25} \(25 bits", text)  # KBNvK, leading zeros kept
+    assert "| in the triangle: ['original']" in text  # of the eight images, the one stored
+    pictures = "".join(o.get("data", {}).get("text/html", "") for o in outputs(notebook))
+    assert "candidate" in text and re.search(r"K\w+: in S_\d+, a slower mate|: in no S_n, a draw", pictures)
+    refinements = next(o["data"]["text/html"] for o in outputs(notebook) if "processor seconds" in o.get("data", {}).get("text/html", ""))
+    assert refinements.count("<tr>") == 4 and "never forwards" in refinements
     # pieces on both sides: Black's longest defence in KQvKR, a mate by Black, a draw only en passant saves
     assert re.search(r"n = 70: 70 plies of best play, ending in checkmate: True", text)
     assert re.search(r"Black to move mates in \d+ \(\d+ plies\): 1\.\.\.\w*x", text)
@@ -177,6 +185,36 @@ def test_a_failing_cell_is_named(tmp_path):
     execute_notebook(path, {"X": 2}, cwd=tmp_path)  # the injected parameter fixes it
 
 
+def test_the_series_run_ends_with_each_notebooks_time_and_the_total(tmp_path, capsys):
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("N = 10", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("sum(i * i for i in range(N))"),
+    ])
+    nbformat.write(notebook, tmp_path / "01_sums.ipynb")
+    run_series(series_notebooks(tmp_path), {"N": 3_000_000}, tmp_path / "executed", cwd=tmp_path)
+    printed = capsys.readouterr().out
+    row = re.search(r"^01_sums\.ipynb +([\d.]+) +([\d.]+)$", printed, re.M)
+    total = re.search(r"^the series +([\d.]+) +([\d.]+)$", printed, re.M)
+    assert row and total and row.groups() == total.groups(), printed
+    assert float(row.group(2)) > 0.1  # the kernel's processor time, the sum included, is counted once it ends
+
+
+@pytest.mark.slow  # starts JupyterLab
+@pytest.mark.notebook
+def test_jupyterlab_opens_on_the_series_with_the_widgets_front_ends(tmp_path):
+    """The README's one command, ``.venv/bin/jupyter lab`` in the repository: the server answers on loopback,
+    lists the seven notebooks of the series, and serves its page with the front ends of the widgets."""
+    from Util.tests.lab import WIDGET_EXTENSIONS, running_lab
+
+    with running_lab(REPO, tmp_path / "home") as lab:
+        listed = [entry["name"] for entry in lab.contents()["content"] if entry["type"] == "notebook"]
+        extensions = {extension["name"] for extension in lab.page_config()["federated_extensions"]}
+    series = [path.name for path in series_notebooks(REPO)]
+    assert len(series) == 7 and sorted(name for name in listed if name[:2] in {"01", "02", "03", "04", "05", "06", "07"}) \
+        == series, listed
+    assert set(WIDGET_EXTENSIONS) <= extensions, extensions
+
+
 #: Every table notebook 06 opens with the parameters of its tests: FILE and TABLES, MORE_TABLES (KPvK, KQvKR),
 #: KBBvK (Syzygy's rounded DTZ), KRvK (the thesis's example).
 NOTEBOOK_06_TABLES = ("KQvK", "KRvK", "KPvK", "KQvKR", "KBBvK")
@@ -187,8 +225,10 @@ def notebook_06(tmp_path_factory, linked_tables):
     """Notebook 06 on the session's tables (it checks them; computing them is notebook 02's and the store's
     tests' part)."""
     folder = tmp_path_factory.mktemp("nb06")
+    # Gaviota and the matching rate on every board (the default run samples them), the move checks on 400
+    # stored positions per S_n
     parameters = {"FILE": "KQvK", "RESULTS_DIR": str(linked_tables(*NOTEBOOK_06_TABLES)),
-                  "REPORT_DIR": str(folder / "Tests"),
+                  "REPORT_DIR": str(folder / "Tests"), "GAVIOTA_SAMPLE": None, "MATCH_SAMPLE": None,
                   "SAMPLE": 400, "TABLES": ["KQvK", "KRvK"], "BOARD_SIZE": 120, "ONE_PLY_SAMPLE": 20,
                   "DRAW_SAMPLE": 2000}
     return execute_notebook(REPO / "06_validate_sequences.ipynb", parameters, folder / "06.ipynb"), folder
@@ -230,7 +270,8 @@ def test_06_runs_every_check_and_reports(notebook_06, gaviota, syzygy):
     closing = re.search(r"(\d+) checks on (\d+) tables; boards that disagree: 0", text)
     assert closing and int(closing.group(2)) == 5  # KQvK, KRvK, KBBvK, KPvK, KQvKR
     # everything agrees: one line says so, and one figure shows the boards checked per n, 0 disagreeing
-    assert "Validation of KQvK: every check agrees on every board in every S_n" in text
+    assert "Validation of KQvK: every check agrees with the table on every board it looked at, in every S_n" in text
+    assert "Gaviota DTM = n (every board): KQvK, KRvK" in text and "matching rate (every legal board): KQvK" in text
     assert sum("image/png" in o.get("data", {}) for o in outputs(notebook)) == 1
     # one byte changed in a copy of the table: every change is caught by some check, the real table by none
     assert "the same board in the real table, S_12: found wrong by 0 of 4 checks" in text
