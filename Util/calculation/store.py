@@ -243,15 +243,23 @@ def calculate_table(
     checkpoint_seconds: float = 10.0,
     fresh: bool = False,
     store: Optional[TableStore] = None,
+    compact: Optional[bool] = None,
 ) -> Tuple[Path, DtmTable, Dict[int, int], Dict[int, int]]:
     """:func:`calculate`, returning also the table and its board counts per n of the S_n in which White
-    mates and of those in which Black mates (no need to read the file back)."""
+    mates and of those in which Black mates (no need to read the file back).  ``compact``: compute in the
+    compact index and write format 5 (None: for six pieces, which only it can hold; True: any pawnless
+    table, as the tests do to check it on small ones)."""
     material = _material(material)
     path = Path(out) if out else default_path(material, results_dir)
+    store = store or TableStore(results_dir or path.parent, progress=progress)
+    if compact or (compact is None and material.piece_count >= 6):  # the compact index: one entry per position (calculation.compact_store)
+        from .compact_store import calculate_compact_table
+
+        return calculate_compact_table(material, path, store, progress=progress, fresh=fresh,
+                                       checkpoint_seconds=max(checkpoint_seconds, 0.0))
     partial = path.with_name(path.name + ".partial")
     if fresh and partial.exists():
         partial.unlink()
-    store = store or TableStore(results_dir or path.parent, progress=progress)
     table = store.compute(material, checkpoint_path=partial, checkpoint_seconds=checkpoint_seconds)
     # The counts are written after the S_n data: counted on another thread while the writer compresses
     # that data, so the counting costs no time of its own; the file is the same byte for byte.

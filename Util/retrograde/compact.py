@@ -79,8 +79,9 @@ class CompactProgress(NamedTuple):
     n: int
     new: int  # positions (entries) decided by this ply, both sides
     decided: int  # decided so far, both sides (mates included)
-    seconds: float  # since the calculation started (after its first pass)
+    seconds: float  # since the plies started (after the first pass)
     first_pass_seconds: float
+    legal: int  # legal positions (entries), both sides
 
 
 def counter_floor_of(material: Material) -> int:
@@ -144,6 +145,7 @@ class _Calculation:
         self.seeds = Seeds()
         self.n_done = -1
         self.first_pass_seconds = 0.0
+        self.legal = 0
         self.list_limit = policy.list_limit or max(1 << 20, self.size >> 8)
 
     @property
@@ -171,9 +173,11 @@ class _Calculation:
                 count, largest = kernels.first_pass(self.lay, side, self.can_lose[side], start, stop, out[start:stop],
                                                     rows, tables, at, value)
                 self.seeds.add(side, start, at[:count], value[:count])
-                return largest
+                return largest, int(np.count_nonzero(out[start:stop] != ILLEGAL))
 
-            largest = max(self.threads.map(job, self.spans), default=0)
+            results = self.threads.map(job, self.spans)
+            largest = max((r[0] for r in results), default=0)
+            self.legal += sum(r[1] for r in results)
             if largest > ILLEGAL - self.lay.floor:
                 raise RuntimeError(f"{self.material}: a position has {largest} moves to count, more than the "
                                    f"{ILLEGAL - self.lay.floor} its counter can hold")
@@ -184,6 +188,8 @@ class _Calculation:
         for values in self.bytes_:
             if values.dtype != np.uint8 or values.shape != (self.size,):
                 raise ValueError(f"the checkpoint's arrays do not fit {self.material}: {self.size} bytes per side")
+            self.legal += sum(self.threads.map(lambda span: int(np.count_nonzero(values[span[0]:span[1]] != ILLEGAL)),
+                                               self.spans))
 
     # ---- the plies -------------------------------------------------------------------------------------
     def code(self, n: int) -> int:
@@ -203,14 +209,13 @@ class _Calculation:
 
     def plies(self, on_ply, checkpoint) -> CompactTable:
         started = time.perf_counter()
-        n = self.n_done + 1
+        n, decided = self.n_done + 1, None
         if n == 0:
             frontiers = [self.frontier_of(side, 0) for side in SIDES]  # the mates
-            self.report(on_ply, 0, frontiers, started)
+            decided = self.report(on_ply, 0, frontiers, started)
             n = 1
         else:
             frontiers = [self.frontier_of(side, self.n_done) for side in SIDES]
-        decided = None
         while any(_size(f) for f in frontiers) or n <= self.seeds.last:
             frontiers = [self.ply(side, n, frontiers[1 - side]) for side in SIDES]
             self.seeds.drop_below(n + 1)
@@ -223,9 +228,14 @@ class _Calculation:
 
     def report(self, on_ply, n: int, frontiers, started: float, decided: Optional[int] = None) -> int:
         new = sum(_size(f) for f in frontiers)
-        decided = (decided or 0) + new
+        if decided is None:  # resumed (or ply 0): every decided position so far, counted once
+            decided = sum(sum(self.threads.map(lambda span, v=values: int(np.count_nonzero(v[span[0]:span[1]] < self.tail)),
+                                               self.spans)) + sum(p.size for p in tails.values())
+                          for values, tails in zip(self.bytes_, self.tails))
+        else:
+            decided += new
         if on_ply:
-            on_ply(CompactProgress(n, new, decided, time.perf_counter() - started, self.first_pass_seconds))
+            on_ply(CompactProgress(n, new, decided, time.perf_counter() - started, self.first_pass_seconds, self.legal))
         return decided
 
     def ply(self, side: int, n: int, frontier: Frontier) -> Frontier:

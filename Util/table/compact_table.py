@@ -13,7 +13,7 @@ gives a span of a side as true n in 16 bits, draws and unused entries as
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Sequence
+from typing import ClassVar, Dict, List, Sequence
 
 import numpy as np
 
@@ -36,6 +36,8 @@ class CompactTable:
     tail: int
     tails: List[Dict[int, np.ndarray]]
     layout: CompactLayout = field(init=False)
+    #: The value of a draw.
+    unknown: ClassVar[int] = WIDE_UNKNOWN
 
     def __post_init__(self) -> None:
         self.layout = CompactLayout(self.material)
