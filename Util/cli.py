@@ -40,6 +40,15 @@ def _cmd_calculate(args) -> int:
         print("calculate: --out names one file, but this computes several tables; leave it out", file=sys.stderr)
         return 2
     named = set(materials) if args.all else {Material.parse(m).canonical for m in args.material}
+    if args.cluster or args.scheduler:  # every table a task of a Dask cluster (Util/calculation/cluster.py)
+        from .calculation.cluster import run_cluster_command
+        from .folders import RESULTS_DIR
+
+        if args.out:
+            print("calculate: --out names one file; a cluster writes every table into --results DIR", file=sys.stderr)
+            return 2
+        return run_cluster_command(materials, args.results or RESULTS_DIR, args.cluster or 0, args.scheduler,
+                                   args.threads_per_table, args.checkpoint_seconds)
     options = batch.CalculateOptions(args.out, args.results, not args.quiet, args.checkpoint_seconds)
     return batch.calculate_tables(materials, named, single=len(args.material) == 1 and not args.all,
                                   fresh=args.fresh, options=options,
@@ -281,17 +290,27 @@ def build_parser() -> argparse.ArgumentParser:
                                    "find every position the game can reach. A material named with the colours the other "
                                    "way round (KRvKQ) is the same table (KQvKR). An interrupted run resumes from "
                                    "MATERIAL.chessAI.partial when started again.")
-    p.add_argument("material", nargs="*", help="materials such as KQvK, KBNvK, KQvKR, KRPvKR (each side a king and "
-                                               "up to three pieces from QRBNP in all)")
+    p.add_argument("material", nargs="*", help="materials such as KQvK, KBNvK, KQvKR, KRPvKR, KRNvKNN (each side a king "
+                                               "and up to four pieces from QRBNP in all; six pieces without pawns)")
     p.add_argument("--all", action="store_true", help="every material up to --max-pieces pieces")
-    p.add_argument("--max-pieces", type=int, default=4, choices=(3, 4, 5),
-                   help="with --all: largest number of pieces, kings included (default 4)")
+    p.add_argument("--max-pieces", type=int, default=4, choices=(3, 4, 5, 6),
+                   help="with --all: largest number of pieces, kings included (default 4; 6: the pawnless "
+                        "six-piece tables too, in the compact index: thousands of CPU-hours, see docs/cluster.md)")
     p.add_argument("--out", type=Path, help="output file of a single table (default DIR/MATERIAL.chessAI of --results); "
                                               "its missing sub-tables are then computed in memory, not written")
     add_results_option(p, "folder the tables are written to, and their sub-tables read from")
     p.add_argument("--fresh", action="store_true", help="ignore a checkpoint of an interrupted run")
     p.add_argument("--checkpoint-seconds", type=float, default=10.0, help="save progress this often (default 10; and only after work at least 40 times as long as one save, so saving costs at most 2.5 %% of the run; 0 = after every ply, however long that takes)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--cluster", type=int, metavar="N", default=None,
+                   help="compute every table as a task of a Dask LocalCluster of N worker processes on this machine, "
+                        "each table after the tables it needs (docs/cluster.md)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:8786", default=None,
+                   help="compute every table as a task of the Dask scheduler at this address, on workers started "
+                        "with 'dask worker tcp://HOST:8786' that share the --results folder (docs/cluster.md)")
+    p.add_argument("--threads-per-table", type=int, default=1, metavar="T",
+                   help="with --cluster or --scheduler: threads each table's calculation runs (default 1: one "
+                        "table per core)")
     p.set_defaults(run=_cmd_calculate)
 
     p = sub.add_parser("probe", help="print n for each FEN (or - if the position is in no S_n)",

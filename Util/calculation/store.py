@@ -55,9 +55,12 @@ def _material(material: MaterialLike) -> Material:
 class TableStore:
     """Tables by material, loaded from a folder or computed in memory, each at most once."""
 
-    def __init__(self, results_dir: Optional[os.PathLike] = None, progress: bool = True):
+    def __init__(self, results_dir: Optional[os.PathLike] = None, progress: bool = True,
+                 threads: Optional[int] = None):
         self.results_dir = Path(results_dir or RESULTS_DIR)
         self.progress = progress
+        #: Threads each calculation runs (None: all cores; a worker of a cluster that shares the cores, fewer).
+        self.threads = threads
         self._tables: Dict[Material, DtmTable] = {}
 
     def add(self, table: DtmTable) -> None:
@@ -168,7 +171,7 @@ class TableStore:
 
         try:
             table = compute_table(material, subtables, resume=resume, on_ply=on_ply, checkpoint=checkpoint,
-                                  release_subtables=True)
+                                  release_subtables=True, threads=self.threads)
         finally:
             bar.close()
         self._tables[material] = table
@@ -193,7 +196,8 @@ def _only(table: DtmTable, sides) -> DtmTable:
 
 def all_materials(max_pieces: int = 5) -> List[Material]:
     """Every canonical material with 3 to ``max_pieces`` pieces (kings included): 5, 35 and 145 tables
-    for 3, 4 and 5 pieces."""
+    for 3, 4 and 5 pieces; of six pieces those without pawns the compact engine computes (four identical
+    pieces left out too)."""
     found = set()
     for extra in range(1, max_pieces - 1):
         for letters in itertools.combinations_with_replacement(PIECE_ORDER, extra):
@@ -202,7 +206,10 @@ def all_materials(max_pieces: int = 5) -> List[Material]:
                     black = list(letters)
                     for c in white:
                         black.remove(c)
-                    found.add(Material("".join(white), "".join(black)).canonical)
+                    material = Material("".join(white), "".join(black)).canonical
+                    if extra == 4 and (material.has_pawns or max(map(letters.count, letters)) > 3):
+                        continue  # beyond the compact engine (pawns; four identical pieces)
+                    found.add(material)
     return sorted(found, key=lambda m: (m.piece_count, bool(m.black), m.has_pawns, m.name))
 
 
@@ -256,7 +263,7 @@ def calculate_table(
         from .compact_store import calculate_compact_table
 
         return calculate_compact_table(material, path, store, progress=progress, fresh=fresh,
-                                       checkpoint_seconds=max(checkpoint_seconds, 0.0))
+                                       checkpoint_seconds=max(checkpoint_seconds, 0.0), threads=store.threads)
     partial = path.with_name(path.name + ".partial")
     if fresh and partial.exists():
         partial.unlink()
