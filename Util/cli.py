@@ -218,7 +218,14 @@ def _cmd_bench(args) -> int:
 
 def _cmd_verify(args) -> int:
     from .bench.calculation import DEFAULT_MATERIALS
-    from .validation.verify import one_ply_materials, verify_tables
+    from .validation.verify import one_ply_materials, verify_retrograde, verify_tables
+
+    if args.retrograde or args.exhaustive:
+        if not args.material:
+            print("verify: --retrograde checks the compact tables named (six pieces), e.g. verify KRRvKNN --retrograde",
+                  file=sys.stderr)
+            return 2
+        return verify_retrograde(args.material, args.results, None if args.exhaustive else args.sample)
 
     default = one_ply_materials() if args.one_ply else DEFAULT_MATERIALS
     return verify_tables(args.material or default, args.results, args.gaviota, args.one_ply, progress=not args.quiet)
@@ -385,6 +392,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "as the five-piece ones): up to N stored positions of every n and side to move, draws included, "
                    "checked one ply deep with python-chess's moves (the value follows from the children's); without "
                    "MATERIAL: the 75 five-piece tables with pieces on both sides")
+    p.add_argument("--retrograde", action="store_true",
+                   help="for the tables named in the compact index (six pieces, format 5): the retrograde check, every "
+                        "value the best over its moves one ply forward (through the five-piece tables), compiled, on "
+                        "--sample random positions of each side to move")
+    p.add_argument("--sample", type=int, default=1_000_000, metavar="N",
+                   help="with --retrograde: positions of each side to move (default a million)")
+    p.add_argument("--exhaustive", action="store_true", help="the retrograde check of every position (slow: about "
+                                                              "the work of the table's plies)")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(run=_cmd_verify)
 

@@ -77,9 +77,11 @@ def _slides_along(kind, line_kind):
 
 
 @njit(nogil=True, cache=True)
-def quiet_moves(lay, side, squares, occ, folded):
-    """The legal moves of ``side`` (to move) that capture nothing, each counted once, or twice where the
-    position after it is its own mirror (see the module's docstring)."""
+def quiet_moves(lay, side, squares, occ, folded, children):
+    """``(count, listed)``: the legal moves of ``side`` (to move) that capture nothing, each counted once,
+    or twice where the position after it is its own mirror (see the module's docstring); and, where
+    ``children`` is not empty, the entry after each move written there (``listed`` of them: the
+    retrograde check's forward look, compact_verify)."""
     king, enemy_king = squares[side], squares[1 - side]
     checkers, checker = 0, -1
     pinned = np.uint64(0)
@@ -98,7 +100,8 @@ def quiet_moves(lay, side, squares, occ, folded):
                     if ((lay.colours >> p) & 1) == side and BIT[squares[p]] == between:
                         pinned |= between
                         pin_lines[p] = _LINE[source, king]
-    total = 0
+    total, listed = 0, 0
+    wanted = children.size > 0
     if checkers < 2:
         symmetric_kings = may_be_symmetric(squares[0], squares[1])
         block = _ALL if checkers == 0 else _BETWEEN[checker, king]
@@ -121,10 +124,14 @@ def quiet_moves(lay, side, squares, occ, folded):
                         break
                     if allowed & BIT[t]:
                         weight = 1
-                        if symmetric_kings:
+                        if symmetric_kings or wanted:
                             squares[p] = t
-                            weight = 2 if canonical(lay, squares, folded)[1] else 1
+                            index, symmetric = canonical(lay, squares, folded)
+                            weight = 2 if symmetric else 1
                             squares[p] = source
+                            if wanted:
+                                children[listed] = index
+                                listed += 1
                         total += weight
     without_king = occ ^ BIT[king]
     for d in range(8):
@@ -139,12 +146,16 @@ def quiet_moves(lay, side, squares, occ, folded):
                 break
         if safe:
             weight = 1
-            if may_be_symmetric(t, enemy_king) if side == 0 else may_be_symmetric(squares[0], t):
+            if wanted or (may_be_symmetric(t, enemy_king) if side == 0 else may_be_symmetric(squares[0], t)):
                 squares[side] = t
-                weight = 2 if canonical(lay, squares, folded)[1] else 1
+                index, symmetric = canonical(lay, squares, folded)
+                weight = 2 if symmetric else 1
                 squares[side] = king
+                if wanted:
+                    children[listed] = index
+                    listed += 1
             total += weight
-    return total
+    return total, listed
 
 
 @njit(nogil=True, cache=True)
@@ -159,6 +170,7 @@ def first_pass(lay, side, can_lose, start, stop, out, rows, tables, seed_at, see
     owner, table_of, child_at = np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
     value = np.empty(size, np.uint8)
     moves, in_check = np.empty(BLOCK, np.int64), np.empty(BLOCK, np.bool_)
+    no_children = np.empty(0, np.int64)
     best = np.empty(BLOCK, np.int64)
     seeds, largest = 0, 0
     for block in range(start, stop, BLOCK):
@@ -175,7 +187,7 @@ def first_pass(lay, side, can_lose, start, stop, out, rows, tables, seed_at, see
                 continue
             in_check[k] = white_check if side == 0 else black_check
             occ = occupancy(squares, lay.count)
-            moves[k] = quiet_moves(lay, side, squares, occ, folded)
+            moves[k] = quiet_moves(lay, side, squares, occ, folded, no_children)[0]
             best[k] = NO_EXIT
             r = 0
             while r < rows.shape[0]:
