@@ -103,7 +103,7 @@ def compute_compact_table(material: Material, subtables: Dict[Material, object],
     ``checkpoint(state)`` too (the arrays are the engine's own: read them, never change them);
     ``resume``: a state to go on from (its first pass is not redone: the bytes hold the counters)."""
     missing = [str(m) for m in material.dependencies() if m not in subtables]
-    if missing:
+    if missing and resume is None:
         raise ValueError(f"{material} needs the tables {', '.join(missing)} first")
     pool = Threads(threads or core_count())
     try:
