@@ -20,6 +20,7 @@ import chess
 from ..board.material import Material, MaterialError, material_of_board
 from ..board.random_boards import random_legal_board
 from ..sequence import SnSequence
+from ..tablebase import MAX_BOARD_PIECES
 from ..play.outcomes import DRAW, LOSS, WIN
 from ..play.verdicts import MoveOutcome, hardest_best_move, judge_move, move_comment
 from ..play.random_starts import distances as table_distances, random_start
@@ -57,7 +58,7 @@ def parse_fen(text: Optional[str]) -> chess.Board:
     if text is None or not text.strip():
         raise BadRequest(f"no position: give one as ?fen=..., e.g. ?fen={EXAMPLE_FEN.replace(' ', '_')}")
     if len(text) > MAX_FEN_LENGTH:
-        raise BadRequest(f"the FEN is {len(text)} characters long; a FEN of up to five pieces needs fewer than "
+        raise BadRequest(f"the FEN is {len(text)} characters long; a FEN of up to six pieces needs fewer than "
                          f"{MAX_FEN_LENGTH}")
     text = text.strip().replace("_", " ")
     fields = text.split()
@@ -70,8 +71,8 @@ def parse_fen(text: Optional[str]) -> chess.Board:
     except ValueError as error:
         raise BadRequest(f"not a valid FEN: {error}") from None
     pieces = chess.popcount(board.occupied)
-    if pieces > 5:
-        raise BadRequest(f"{pieces} pieces on the board: the tables hold positions of at most five pieces "
+    if pieces > MAX_BOARD_PIECES:
+        raise BadRequest(f"{pieces} pieces on the board: the tables hold positions of at most six pieces "
                          "(kings included)")
     status = board.status()
     if status != chess.STATUS_VALID:
@@ -282,8 +283,8 @@ def random_position(tablebase, material: Material, outcome: str, side: chess.Col
     ``min_plies``..``max_plies`` plies (``Util.play.random_starts.random_start``); BadRequest when the table has none."""
     if outcome not in ("win", "draw", "loss"):
         raise BadRequest(f"outcome={outcome[:20]!r}: use win, draw or loss")
-    if material.piece_count > 5:
-        raise BadRequest(f"material={material}: the tables hold at most five pieces")
+    if material.piece_count > MAX_BOARD_PIECES:
+        raise BadRequest(f"material={material}: the tables hold at most six pieces")
     if max_plies is not None and max_plies < min_plies:
         raise BadRequest(f"min={min_plies} is more than max={max_plies}: give min <= max (plies)")
     if material.piece_count == 2:  # bare kings: no table, every placement a draw
