@@ -212,6 +212,17 @@ def _cmd_bench(args) -> int:
 
         run_probe_bench(args.results or _results_dir(), args.count, args.gaviota or reference_folder("gaviota"))
         return 0
+    if args.six:
+        from .bench.calculation import SIX_HEADER, six_bench_row
+
+        if args.results is None or not args.material:
+            print("bench: --six computes the six-piece tables named, their sub-tables read from --results DIR "
+                  "(python -m Util calculate KRRvKN KNNvKR --results DIR fills it for KRRvKNN)", file=sys.stderr)
+            return 2
+        print(SIX_HEADER, flush=True)
+        for material in args.material:
+            print(six_bench_row(material, args.results), flush=True)
+        return 0
     run_bench(args.material + (FIVE_PIECE_MATERIALS if args.five else []) or DEFAULT_MATERIALS, args.results)
     return 0
 
@@ -220,6 +231,10 @@ def _cmd_verify(args) -> int:
     from .bench.calculation import DEFAULT_MATERIALS
     from .validation.verify import one_ply_materials, verify_retrograde, verify_tables
 
+    if args.longest_line:
+        from .validation.verify import play_longest
+
+        return play_longest(args.material, args.results, args.think_ms)
     if args.retrograde or args.exhaustive:
         if not args.material:
             print("verify: --retrograde checks the compact tables named (six pieces), e.g. verify KRRvKNN --retrograde",
@@ -365,6 +380,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--five", action="store_true",
                    help="also the heaviest five-piece tables with pieces on both sides: "
                         "KBNvKN KRPvKR KQPvKQ KPPvKP (best with --results)")
+    p.add_argument("--six", action="store_true",
+                   help="the six-piece tables named (e.g. KRRvKNN), each in a fresh process, their five-piece "
+                        "sub-tables read from --results DIR: seconds, peak memory, entries a second")
     p.add_argument("--results", type=Path, default=None, metavar="DIR",
                    help="read the sub-tables from this folder of computed tables (e.g. S_n_Results) instead of "
                         "computing them first (only read); only the measured table is computed, in a temporary "
@@ -400,6 +418,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --retrograde: positions of each side to move (default a million)")
     p.add_argument("--exhaustive", action="store_true", help="the retrograde check of every position (slow: about "
                                                               "the work of the table's plies)")
+    p.add_argument("--longest-line", action="store_true",
+                   help="for the compact tables named: play out the longest mate, the table mating and Debian's "
+                        "Stockfish choosing each defence among the table's longest; it must end in mate after "
+                        "exactly n plies")
+    p.add_argument("--think-ms", type=int, default=50, help="with --longest-line: Stockfish's time a move (ms)")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(run=_cmd_verify)
 

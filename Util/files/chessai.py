@@ -81,7 +81,8 @@ def save_compact_table(table, path: os.PathLike, board_counts: Counts, board_cou
     largest = max([*counts["board_counts"], *counts["board_counts_black"]], default=-1)
     value_bytes = 2 if largest >= 254 else 1
     header = {"kind": "table", "material": material.name, "piece_list": material.letters,
-              "index_scheme": COMPACT_SCHEME, "entries_per_side": layout.size}
+              "index_scheme": COMPACT_SCHEME, "entries_per_side": layout.size,
+              "longest": {name: table.longest(side) for side, name in enumerate(("dtm_white", "dtm_black"))}}
 
     def pieces(side: int):
         for start in range(0, layout.size, _COMPACT_PIECE):

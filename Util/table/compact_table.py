@@ -65,6 +65,21 @@ class CompactTable:
                     largest = max(largest, int(below.max()))
         return largest
 
+    def longest(self, side: int) -> List[int]:
+        """``[entry, n]`` of a position of ``side`` (0: White to move) with the largest n, ``[-1, -1]`` if none
+        (the lowest such entry: a file's header names it, for the line that shows the longest mate)."""
+        if self.tails[side]:
+            n = max(self.tails[side])
+            return [int(self.tails[side][n][0]), n]
+        values, best = self.bytes_[side], [-1, -1]
+        for start in range(0, values.size, 1 << 24):
+            part = values[start : start + (1 << 24)]
+            below = part[part < self.tail]
+            if below.size and int(below.max()) > best[1]:
+                n = int(below.max())
+                best = [start + int(np.flatnonzero(part == n)[0]), n]
+        return best
+
     def values(self, side: int, start: int, stop: int) -> np.ndarray:
         """The n of entries ``start .. stop - 1`` of ``side`` (0: White to move) as uint16, WIDE_UNKNOWN
         for draws and unused entries."""

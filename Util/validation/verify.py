@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..board.material import Material
 from ..calculation.store import TableStore, all_materials
@@ -19,7 +19,7 @@ from .gaviota_native import GaviotaUnavailable, NativeGaviota
 from .one_ply import one_ply_check
 from .references import ReferenceMissing, find_reference_folder
 
-__all__ = ["verify_tables", "verify_retrograde", "one_ply_materials"]
+__all__ = ["verify_tables", "verify_retrograde", "play_longest", "longest_position", "one_ply_materials"]
 
 
 def one_ply_materials() -> List[str]:
@@ -126,4 +126,60 @@ def verify_retrograde(materials: Sequence[str], results: Optional[Path], sample:
         failures += result.failures
         total += result.checked
     print(f"verify: {total} positions checked one ply forward, {failures} failures")
+    return 1 if failures else 0
+
+
+def longest_position(path: Path) -> Tuple[str, int]:
+    """``(fen, n)`` of a position with the largest n of a compact table's file: the one its header names, or
+    (a file written before headers named it) the first found in its blocks."""
+    import chess
+    import numpy as np
+
+    from ..files.blocks import BlockFile
+    from ..table.compact_index import CompactLayout
+
+    with BlockFile(path) as file:
+        material = file.material
+        longest = file.header.get("longest")
+        if longest:
+            side, (index, n) = max(enumerate([longest["dtm_white"], longest["dtm_black"]]), key=lambda s: s[1][1])
+        else:
+            best = max([*file.counts("board_counts"), *file.counts("board_counts_black")])
+            side, index, n = -1, -1, best
+            for s in (0, 1):
+                for number in range(file.blocks):
+                    values = np.frombuffer(file.block(s, number), file.dtype)
+                    hit = np.flatnonzero(values == best)
+                    if hit.size:
+                        side, index = s, number * file.block_entries + int(hit[0])
+                        break
+                if index >= 0:
+                    break
+    squares = [int(s[0]) for s in CompactLayout(material).decode(np.array([index]))]
+    board = chess.Board(None)
+    for letter, square in zip(material.letters, squares):
+        board.set_piece_at(square, chess.Piece.from_symbol(letter))
+    board.turn = side == 0
+    return board.fen(), n
+
+
+def play_longest(materials: Sequence[str], results: Optional[Path], think_ms: int = 50) -> int:
+    """``verify --longest-line``: each compact table's longest mate played out, the table mating and Stockfish
+    defending (Util.stockfish.longest_line); the moves and whether the mate came after exactly n plies."""
+    from ..folders import RESULTS_DIR
+    from ..stockfish.longest_line import play_longest_line
+    from ..tablebase import Tablebase
+
+    folder = Path(results or RESULTS_DIR)
+    failures = 0
+    with Tablebase(folder) as tablebase:
+        for name in materials:
+            material = Material.parse(name).canonical
+            fen, n = longest_position(folder / f"{material.name}.chessAI")
+            played = play_longest_line(tablebase, fen, think_ms)
+            print(played.line())
+            print("    " + " ".join(played.moves))
+            if not (played.mate and played.plies == n):
+                failures += 1
+    print(f"verify: {len(materials)} longest lines played, {failures} not mate in exactly n plies")
     return 1 if failures else 0
