@@ -232,7 +232,7 @@ def _cmd_verify(args) -> int:
     from .validation.verify import one_ply_materials, verify_retrograde, verify_tables
 
     if args.longest_line:
-        from .validation.verify import play_longest
+        from .stockfish.longest_line import play_longest
 
         return play_longest(args.material, args.results, args.think_ms)
     if args.retrograde or args.exhaustive:

@@ -12,7 +12,8 @@ must end in mate after exactly n plies.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from pathlib import Path
+from typing import List, Optional, Sequence
 
 import chess
 import chess.engine
@@ -20,7 +21,7 @@ import chess.engine
 from ..tablebase import Tablebase
 from .oracle import find_stockfish
 
-__all__ = ["PlayedLine", "play_longest_line"]
+__all__ = ["PlayedLine", "play_longest_line", "play_longest"]
 
 
 @dataclass
@@ -75,3 +76,25 @@ def play_longest_line(tablebase: Tablebase, fen: str, think_ms: int = 50,
             board.push(move)
     played.mate = board.is_checkmate()
     return played
+
+
+def play_longest(materials: Sequence[str], results: Optional[Path], think_ms: int = 50) -> int:
+    """``verify --longest-line``: each compact table's longest mate played out, the table mating and Stockfish
+    defending (Util.stockfish.longest_line); the moves and whether the mate came after exactly n plies."""
+    from ..board.material import Material
+    from ..folders import RESULTS_DIR
+    from ..validation.verify import longest_position
+
+    folder = Path(results or RESULTS_DIR)
+    failures = 0
+    with Tablebase(folder) as tablebase:
+        for name in materials:
+            material = Material.parse(name).canonical
+            fen, n = longest_position(folder / f"{material.name}.chessAI")
+            played = play_longest_line(tablebase, fen, think_ms)
+            print(played.line())
+            print("    " + " ".join(played.moves))
+            if not (played.mate and played.plies == n):
+                failures += 1
+    print(f"verify: {len(materials)} longest lines played, {failures} not mate in exactly n plies")
+    return 1 if failures else 0

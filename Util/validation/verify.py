@@ -19,7 +19,7 @@ from .gaviota_native import GaviotaUnavailable, NativeGaviota
 from .one_ply import one_ply_check
 from .references import ReferenceMissing, find_reference_folder
 
-__all__ = ["verify_tables", "verify_retrograde", "play_longest", "longest_position", "one_ply_materials"]
+__all__ = ["verify_tables", "verify_retrograde", "longest_position", "one_ply_materials"]
 
 
 def one_ply_materials() -> List[str]:
@@ -162,24 +162,3 @@ def longest_position(path: Path) -> Tuple[str, int]:
     board.turn = side == 0
     return board.fen(), n
 
-
-def play_longest(materials: Sequence[str], results: Optional[Path], think_ms: int = 50) -> int:
-    """``verify --longest-line``: each compact table's longest mate played out, the table mating and Stockfish
-    defending (Util.stockfish.longest_line); the moves and whether the mate came after exactly n plies."""
-    from ..folders import RESULTS_DIR
-    from ..stockfish.longest_line import play_longest_line
-    from ..tablebase import Tablebase
-
-    folder = Path(results or RESULTS_DIR)
-    failures = 0
-    with Tablebase(folder) as tablebase:
-        for name in materials:
-            material = Material.parse(name).canonical
-            fen, n = longest_position(folder / f"{material.name}.chessAI")
-            played = play_longest_line(tablebase, fen, think_ms)
-            print(played.line())
-            print("    " + " ".join(played.moves))
-            if not (played.mate and played.plies == n):
-                failures += 1
-    print(f"verify: {len(materials)} longest lines played, {failures} not mate in exactly n plies")
-    return 1 if failures else 0
