@@ -322,7 +322,10 @@ class _Calculation:
             if n >= self.tail:
                 raise RuntimeError(f"{self.material}: {total} positions at ply {n}, beyond the byte's values and "
                                    f"more than can be listed; give the calculation a lower list limit's tail")
-            return _Scan(side, self.code(n), int(np.count_nonzero(self.bytes_[side] == self.code(n))))
+            values, code = self.bytes_[side], self.code(n)
+            count = sum(self.threads.map(lambda span: int(np.count_nonzero(values[span[0]:span[1]] == code)),
+                                         self.spans))  # span by span: no table-sized temporary
+            return _Scan(side, code, count)
         merged = np.concatenate([part for _, part in results]) if results else np.empty(0, np.int64)
         merged = np.unique(merged)
         if n >= self.tail and merged.size:
