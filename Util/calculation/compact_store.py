@@ -6,7 +6,8 @@ computed) by the :class:`Util.calculation.store.TableStore`, the compact engine
 (:func:`Util.retrograde.compact.compute_compact_table`) computes the table,
 and :func:`Util.files.chessai.save_compact_table` writes it in format 5.
 
-**Progress.**  Each ply prints a line: plies done, positions decided (of the
+**Progress.**  The first pass prints its share done every 5 %, with the time
+so far and what is left of it; each ply prints a line: plies done, positions decided (of the
 legal ones), time so far, and an estimate of what is left (the plies' new
 positions shrink by a rate that the last plies show; the estimate is what
 that rate leaves, at the last plies' pace).
@@ -66,6 +67,12 @@ class ProgressLine:
         self._last = progress.seconds
         print(self.line(progress), file=self.stream, flush=True)
 
+    def first_pass(self, done: int, total: int, seconds: float) -> None:
+        """The first pass's line: spans done of all, time so far, and what is left at that pace."""
+        left = seconds / done * (total - done)
+        print(f"{self.material}: first pass {100 * done / total:.0f} % ({done} of {total} spans), {seconds:.0f} s so "
+              f"far, about {left / 60:.0f} min left of it", file=self.stream, flush=True)
+
     def estimate_left(self) -> Optional[float]:
         """Seconds left, from the new positions of the last plies and their pace (None: too early)."""
         recent = self.history[-6:]
@@ -120,7 +127,7 @@ def calculate_compact_table(material: Material, path: Path, store, *, progress: 
             save_cost[0] = last_save[0] - began
 
     table = compute_compact_table(material, subtables, threads=threads, on_ply=line, checkpoint=checkpoint,
-                                  resume=resume, release_subtables=True)
+                                  resume=resume, release_subtables=True, on_first_pass=line.first_pass)
     counts, counts_black = compact_board_counts_by_winner(table)
     save_compact_table(table, path, counts, counts_black)
     if partial.exists():

@@ -20,6 +20,7 @@ phase of their own.  The table is byte-identical for any number of threads.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -97,11 +98,14 @@ def compute_compact_table(material: Material, subtables: Dict[Material, object],
                           on_ply: Optional[Callable[[CompactProgress], None]] = None,
                           checkpoint: Optional[Callable[[CompactState], None]] = None,
                           resume: Optional[CompactState] = None, release_subtables: bool = False,
-                          policy: CompactPolicy = CompactPolicy()) -> CompactTable:
+                          policy: CompactPolicy = CompactPolicy(),
+                          on_first_pass: Optional[Callable[[int, int, float], None]] = None) -> CompactTable:
     """Every S_n of ``material`` (pawnless) in the compact index.  ``subtables``: every table a capture
     leads into (DtmTables, only the sides read needed).  ``on_ply(progress)`` after each ply,
     ``checkpoint(state)`` too (the arrays are the engine's own: read them, never change them);
-    ``resume``: a state to go on from (its first pass is not redone: the bytes hold the counters)."""
+    ``resume``: a state to go on from (its first pass is not redone: the bytes hold the counters; ``n_done``
+    -1: the first pass is done, no ply).  ``on_first_pass(spans done, spans, seconds)`` now and then during
+    the first pass; the state is offered to ``checkpoint`` after it."""
     missing = [str(m) for m in material.dependencies() if m not in subtables]
     if missing and resume is None:
         raise ValueError(f"{material} needs the tables {', '.join(missing)} first")
@@ -109,7 +113,9 @@ def compute_compact_table(material: Material, subtables: Dict[Material, object],
     try:
         calculation = _Calculation(material, pool, policy)
         if resume is None:
-            calculation.first_pass(subtables)
+            calculation.first_pass(subtables, on_first_pass)
+            if checkpoint:  # the first pass of a six-piece table is a quarter of its work: kept before the plies
+                checkpoint(CompactState(-1, calculation.bytes_, calculation.tails, calculation.seeds))
         else:
             calculation.resume(resume)
         if release_subtables:
@@ -154,10 +160,13 @@ class _Calculation:
         return [(a, min(a + step, self.size)) for a in range(0, self.size, step)]
 
     # ---- the first pass ------------------------------------------------------------------------------
-    def first_pass(self, subtables: Dict[Material, object]) -> None:
+    def first_pass(self, subtables: Dict[Material, object], on_progress=None) -> None:
+        """Both sides' bytes and seeds, span by span on all threads; ``on_progress(done, total)`` now and then
+        (spans)."""
         started = time.perf_counter()
         layout = Layout(self.material)  # the five-piece scheme's Layout: what exit_moves reads of a material
         self.bytes_ = [np.empty(self.size, np.uint8), np.empty(self.size, np.uint8)]
+        captures = []
         for side in SIDES:
             moves = exit_moves(layout, side, SubTables(subtables))
             tables = TypedList()
@@ -165,22 +174,32 @@ class _Calculation:
                 view = table.view()
                 view.flags.writeable = False
                 tables.append(view)
-            out = self.bytes_[side]
+            captures += [moves.rows, tables]
+        spans, done = self.spans, [0]
+        lock = threading.Lock()
 
-            def job(span: Tuple[int, int], side=side, rows=moves.rows, tables=tables, out=out) -> int:
-                start, stop = span
-                at, value = np.empty(stop - start, np.int32), np.empty(stop - start, np.uint8)
-                count, largest = kernels.first_pass(self.lay, side, self.can_lose[side], start, stop, out[start:stop],
-                                                    rows, tables, at, value)
-                self.seeds.add(side, start, at[:count], value[:count])
-                return largest, int(np.count_nonzero(out[start:stop] != ILLEGAL))
+        def job(span: Tuple[int, int]) -> Tuple[int, int]:
+            start, stop = span
+            seeds = [np.empty(stop - start, np.int32), np.empty(stop - start, np.uint8),
+                     np.empty(stop - start, np.int32), np.empty(stop - start, np.uint8)]
+            white, black, largest = kernels.first_pass(self.lay, *self.can_lose, start, stop,
+                                                       self.bytes_[WHITE][start:stop], self.bytes_[BLACK][start:stop],
+                                                       *captures, *seeds)
+            self.seeds.add(WHITE, start, seeds[0][:white], seeds[1][:white])
+            self.seeds.add(BLACK, start, seeds[2][:black], seeds[3][:black])
+            legal = sum(int(np.count_nonzero(values[start:stop] != ILLEGAL)) for values in self.bytes_)
+            with lock:
+                done[0] += 1
+                if on_progress and (done[0] % max(1, len(spans) // 20) == 0 or done[0] == len(spans)):
+                    on_progress(done[0], len(spans), time.perf_counter() - started)
+            return largest, legal
 
-            results = self.threads.map(job, self.spans)
-            largest = max((r[0] for r in results), default=0)
-            self.legal += sum(r[1] for r in results)
-            if largest > ILLEGAL - self.lay.floor:
-                raise RuntimeError(f"{self.material}: a position has {largest} moves to count, more than the "
-                                   f"{ILLEGAL - self.lay.floor} its counter can hold")
+        results = self.threads.map(job, spans)
+        largest = max((r[0] for r in results), default=0)
+        self.legal = sum(r[1] for r in results)
+        if largest > ILLEGAL - self.lay.floor:
+            raise RuntimeError(f"{self.material}: a position has {largest} moves to count, more than the "
+                               f"{ILLEGAL - self.lay.floor} its counter can hold")
         self.first_pass_seconds = time.perf_counter() - started
 
     def resume(self, state: CompactState) -> None:

@@ -158,76 +158,99 @@ def quiet_moves(lay, side, squares, occ, folded, children):
     return total, listed
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _side_bytes(lay, side, can_lose, block, end, start, decoded, ok, checked, out, rows, tables, seed_at, seed_value,
+                seeds, buffers):
+    """first_pass's work for one side to move over one block of decoded positions; ``(seeds, largest)``."""
+    squares, folded, child, owner, table_of, child_at, value, moves, best, no_children = buffers
+    m, largest = 0, 0
+    for index in range(block, end):
+        k = index - block
+        best[k] = -1  # no position
+        if not ok[k, side]:
+            continue
+        for i in range(lay.count):
+            squares[i] = decoded[k, i]
+        occ = occupancy(squares, lay.count)
+        moves[k] = quiet_moves(lay, side, squares, occ, folded, no_children)[0]
+        best[k] = NO_EXIT
+        r = 0
+        while r < rows.shape[0]:
+            target = capture_target(lay, squares, occ, rows, r)
+            if target >= 0:
+                for kind in range(r, rows[r, GROUP_END]):
+                    q = child_index(squares, rows, child, kind, target)
+                    if q >= 0:
+                        owner[m], table_of[m], child_at[m] = k, rows[kind, TABLE], q
+                        m += 1
+            r = rows[r, GROUP_END]
+    for t in range(len(tables)):  # the look-ups of a block together: their waits for memory overlap
+        table = tables[t]
+        for j in range(m):
+            if table_of[j] == t:
+                value[j] = table[child_at[j]]
+    for j in range(m):
+        v = np.int64(value[j])
+        e = DRAW if v == DRAW else v + 1
+        if exit_rank(e) > exit_rank(best[owner[j]]):
+            best[owner[j]] = e
+    for index in range(block, end):
+        k = index - block
+        e = best[k]
+        if e < 0:
+            out[index - start] = ILLEGAL
+            continue
+        if e == NO_EXIT and moves[k] == 0:
+            out[index - start] = 0 if checked[k, side] else UNKNOWN  # checkmate; stalemate
+            continue
+        if e != NO_EXIT and e != DRAW and (can_lose or e % 2 == 1):
+            seed_at[seeds], seed_value[seeds] = index - start, e
+            seeds += 1
+        if not can_lose or e == DRAW or e % 2 == 1:
+            out[index - start] = UNKNOWN
+            continue
+        counter = moves[k] + (1 if e != NO_EXIT else 0)
+        largest = max(largest, counter)
+        out[index - start] = max(ILLEGAL - counter, lay.floor)
+    return seeds, largest
+
+
 @njit(nogil=True, cache=True)
-def first_pass(lay, side, can_lose, start, stop, out, rows, tables, seed_at, seed_value):
-    """The byte of every index of ``range(start, stop)`` with ``side`` to move into ``out[index - start]``
-    (see the module's docstring), and its seed, if any, into ``seed_at`` (the index minus ``start``) and
-    ``seed_value`` (the exit: odd e wins, even e loses).  ``rows``, ``tables``: the side's captures and
-    the tables they lead into (exits.exit_moves).  Returns ``(seeds, largest counter)``; a counter that
-    does not fit (below ``lay.floor``) is returned as such for the caller to refuse."""
-    squares, folded, child = np.empty(8, np.int64), np.empty(8, np.int64), np.empty(8, np.int64)
-    size = BLOCK * max(1, rows.shape[0])
-    owner, table_of, child_at = np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
-    value = np.empty(size, np.uint8)
-    moves, in_check = np.empty(BLOCK, np.int64), np.empty(BLOCK, np.bool_)
-    no_children = np.empty(0, np.int64)
-    best = np.empty(BLOCK, np.int64)
-    seeds, largest = 0, 0
+def first_pass(lay, can_lose_white, can_lose_black, start, stop, out_white, out_black, rows_white, tables_white,
+               rows_black, tables_black, at_white, value_white, at_black, value_black):
+    """The byte of every index of ``range(start, stop)``, with White and with Black to move, into
+    ``out_white`` / ``out_black[index - start]`` (see the module's docstring), and each side's seeds into
+    ``at_*`` (the index minus ``start``) and ``value_*`` (the exit: odd e wins, even e loses).  ``rows_*``,
+    ``tables_*``: each side's captures and the tables they lead into (exits.exit_moves).  A block of
+    positions is decoded and its legality found once for both sides.  Returns ``(White's seeds, Black's
+    seeds, largest counter)``; a counter that does not fit (above 254 - ``lay.floor``) is for the caller to
+    refuse."""
+    squares, folded = np.empty(8, np.int64), np.empty(8, np.int64)
+    decoded, ok, checked = np.empty((BLOCK, 8), np.int64), np.empty((BLOCK, 2), np.bool_), np.empty((BLOCK, 2), np.bool_)
+    size = BLOCK * max(1, max(rows_white.shape[0], rows_black.shape[0]))
+    buffers = (np.empty(8, np.int64), np.empty(8, np.int64), np.empty(8, np.int64), np.empty(size, np.int64),
+               np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.uint8), np.empty(BLOCK, np.int64),
+               np.empty(BLOCK, np.int64), np.empty(0, np.int64))
+    seeds_white, seeds_black, largest = 0, 0, 0
     for block in range(start, stop, BLOCK):
         end = min(block + BLOCK, stop)
-        m = 0
         for index in range(block, end):
             k = index - block
-            best[k] = -1  # no position
             decode(index, lay, squares)
+            ok[k, 0] = ok[k, 1] = False
             if not is_canonical_entry(lay, index, squares, folded):
                 continue
             white_ok, black_ok, white_check, black_check = status(lay.kinds, lay.colours, squares, lay.count)
-            if not (white_ok if side == 0 else black_ok):
-                continue
-            in_check[k] = white_check if side == 0 else black_check
-            occ = occupancy(squares, lay.count)
-            moves[k] = quiet_moves(lay, side, squares, occ, folded, no_children)[0]
-            best[k] = NO_EXIT
-            r = 0
-            while r < rows.shape[0]:
-                target = capture_target(lay, squares, occ, rows, r)
-                if target >= 0:
-                    for kind in range(r, rows[r, GROUP_END]):
-                        q = child_index(squares, rows, child, kind, target)
-                        if q >= 0:
-                            owner[m], table_of[m], child_at[m] = k, rows[kind, TABLE], q
-                            m += 1
-                r = rows[r, GROUP_END]
-        for t in range(len(tables)):
-            table = tables[t]
-            for j in range(m):
-                if table_of[j] == t:
-                    value[j] = table[child_at[j]]
-        for j in range(m):
-            v = np.int64(value[j])
-            e = DRAW if v == DRAW else v + 1
-            if exit_rank(e) > exit_rank(best[owner[j]]):
-                best[owner[j]] = e
-        for index in range(block, end):
-            k = index - block
-            e = best[k]
-            if e < 0:
-                out[index - start] = ILLEGAL
-                continue
-            if e == NO_EXIT and moves[k] == 0:
-                out[index - start] = 0 if in_check[k] else UNKNOWN  # checkmate; stalemate
-                continue
-            if e != NO_EXIT and e != DRAW and (can_lose or e % 2 == 1):
-                seed_at[seeds], seed_value[seeds] = index - start, e
-                seeds += 1
-            if not can_lose or e == DRAW or e % 2 == 1:
-                out[index - start] = UNKNOWN
-                continue
-            counter = moves[k] + (1 if e != NO_EXIT else 0)
-            largest = max(largest, counter)
-            out[index - start] = max(ILLEGAL - counter, lay.floor)
-    return seeds, largest
+            ok[k, 0], ok[k, 1], checked[k, 0], checked[k, 1] = white_ok, black_ok, white_check, black_check
+            for i in range(lay.count):
+                decoded[k, i] = squares[i]
+        seeds_white, most = _side_bytes(lay, 0, can_lose_white, block, end, start, decoded, ok, checked, out_white,
+                                        rows_white, tables_white, at_white, value_white, seeds_white, buffers)
+        largest = max(largest, most)
+        seeds_black, most = _side_bytes(lay, 1, can_lose_black, block, end, start, decoded, ok, checked, out_black,
+                                        rows_black, tables_black, at_black, value_black, seeds_black, buffers)
+        largest = max(largest, most)
+    return seeds_white, seeds_black, largest
 
 
 # ---- the plies --------------------------------------------------------------------------------------
