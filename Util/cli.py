@@ -49,7 +49,12 @@ def _cmd_calculate(args) -> int:
             return 2
         return run_cluster_command(materials, args.results or RESULTS_DIR, args.cluster or 0, args.scheduler,
                                    args.threads_per_table, args.checkpoint_seconds)
-    options = batch.CalculateOptions(args.out, args.results, not args.quiet, args.checkpoint_seconds)
+    if args.compact and (args.all or any(m.has_pawns for m in named)):
+        print("calculate: --compact computes the pawnless tables named (their sub-tables as usual); name them, "
+              "without --all", file=sys.stderr)
+        return 2
+    options = batch.CalculateOptions(args.out, args.results, not args.quiet, args.checkpoint_seconds,
+                                     compact=args.compact)
     return batch.calculate_tables(materials, named, single=len(args.material) == 1 and not args.all,
                                   fresh=args.fresh, options=options,
                                   apart_from_pieces=APART_FROM_PIECES or batch.APART_FROM_PIECES)
@@ -330,6 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="tcp://HOST:8786", default=None,
                    help="compute every table as a task of the Dask scheduler at this address, on workers started "
                         "with 'dask worker tcp://HOST:8786' that share the --results folder (docs/cluster.md)")
+    p.add_argument("--compact", action="store_true",
+                   help="compute the pawnless tables named in the compact index of six pieces and write format 5 "
+                        "(a table of six pieces always is; this is for comparing the engines on smaller ones)")
     p.add_argument("--threads-per-table", type=int, default=1, metavar="T",
                    help="with --cluster or --scheduler: threads each table's calculation runs (default 1: one "
                         "table per core)")

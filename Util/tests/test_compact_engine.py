@@ -5,6 +5,7 @@ long mates listed apart from the bytes, seeds instead of exit bytes), its checkp
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 
 import chess
@@ -162,3 +163,43 @@ def test_the_retrograde_check_passes_and_finds_a_changed_value(compact_folder):
     values[changed] = 17
     result = retrograde_check(table, store, sample=None)
     assert result.failures >= 1 and (changed, 0, 17, 15) in result.examples
+
+
+def test_the_command_line_computes_checks_and_probes_a_compact_table(compact_folder, tmp_path, python_gaviota):
+    """``calculate --compact`` writes format 5 (its sub-tables as usual), ``verify --retrograde`` passes it,
+    ``probe --dtm`` answers Gaviota's value, ``verify --longest-line`` is refused a table that is no file."""
+    import subprocess
+    import sys
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "Util", *args], capture_output=True, text=True, timeout=1800)
+
+    done = run("calculate", "KQvKR", "--compact", "--results", str(tmp_path), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert _sha(tmp_path / "KQvKR.chessAI") == _sha(compact_folder / "KQvKR.chessAI")
+    checked = run("verify", "KQvKR", "--retrograde", "--sample", "20000", "--results", str(tmp_path))
+    assert checked.returncode == 0 and "40,000 positions checked" in checked.stdout and " 0 failures" in checked.stdout
+    fen = "8/8/8/3k4/8/8/1r6/KQ6 w - - 0 1"
+    probed = run("probe", "--dtm", "KQvKR", fen, "--results", str(tmp_path))
+    assert probed.stdout.split() == [f"{python_gaviota.probe_dtm(chess.Board(fen)):+d}"]
+    refused = run("calculate", "KRPvKR", "--compact", "--results", str(tmp_path))
+    assert refused.returncode == 2 and "pawnless" in refused.stderr
+
+
+@pytest.mark.slow
+def test_the_server_answers_from_a_compact_table(compact_folder, tmp_path, python_gaviota):
+    """``/standard`` on a folder whose KQvKR is in format 5 answers each move's dtm as Gaviota, and a board of
+    six pieces is asked of its table (missing here: the answer says which), not refused for its count."""
+    from Util.tests.served import get_json, running_server
+
+    fen = "8/8/8/3k4/8/8/1r6/KQ6 w - - 0 1"
+    with running_server(compact_folder, tmp_path / "server.log") as base:
+        status, answer = get_json(base, "/standard", fen=fen)
+        assert status == 200 and answer["dtm"] == python_gaviota.probe_dtm(chess.Board(fen))
+        for move in answer["moves"]:
+            board = chess.Board(fen)
+            board.push_uci(move["uci"])
+            if not board.is_game_over():
+                assert move["dtm"] == python_gaviota.probe_dtm(board), move
+        status, answer = get_json(base, "/standard", fen="8/8/8/3k4/2n5/8/1r6/KQN5 w - - 0 1")
+        assert "at most five" not in json.dumps(answer) and "at most six" not in json.dumps(answer)
