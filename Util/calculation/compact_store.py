@@ -74,19 +74,21 @@ class ProgressLine:
               f"far, about {left / 60:.0f} min left of it", file=self.stream, flush=True)
 
     def estimate_left(self) -> Optional[float]:
-        """Seconds left, from the new positions of the last plies and their pace (None: too early)."""
-        recent = self.history[-6:]
-        if len(recent) < 4 or not recent[-1].new:
+        """Seconds left, from the new positions of the last plies and their pace (None: too early).  Plies are
+        taken in pairs (a win ply and a loss ply find very different numbers): the last two pairs against the
+        two before give the rate at which they shrink."""
+        recent = self.history[-8:]
+        if len(recent) < 8 or not recent[-1].new:
             return None
-        olds, news = sum(p.new for p in recent[:3]), sum(p.new for p in recent[3:])
-        seconds = (recent[-1].seconds - recent[2].seconds) / max(1, news)
-        rate = news / max(1, olds)  # over three plies
-        if rate >= 1:
-            left = self.legal - recent[-1].decided  # still growing: at most the rest
+        olds, news = sum(p.new for p in recent[:4]), sum(p.new for p in recent[4:])
+        seconds = (recent[-1].seconds - recent[3].seconds) / max(1, news)
+        undecided = self.legal - recent[-1].decided
+        if news >= olds:
+            left = undecided  # still growing: at most the rest
         else:
-            per_ply = rate ** (1 / 3)
-            left = recent[-1].new * per_ply / (1 - per_ply)
-        return seconds * min(left, self.legal - recent[-1].decided)
+            per_pair = (news / max(1, olds)) ** 0.5
+            left = (recent[-1].new + recent[-2].new) * per_pair / (1 - per_pair)
+        return seconds * min(left, undecided)
 
     def line(self, progress: CompactProgress) -> str:
         share = 100 * progress.decided / max(1, self.legal)
