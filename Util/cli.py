@@ -40,7 +40,21 @@ def _cmd_calculate(args) -> int:
         print("calculate: --out names one file, but this computes several tables; leave it out", file=sys.stderr)
         return 2
     named = set(materials) if args.all else {Material.parse(m).canonical for m in args.material}
-    options = batch.CalculateOptions(args.out, args.results, not args.quiet, args.checkpoint_seconds)
+    if args.cluster or args.scheduler:  # every table a task of a Dask cluster (Util/calculation/cluster.py)
+        from .calculation.cluster import run_cluster_command
+        from .folders import RESULTS_DIR
+
+        if args.out:
+            print("calculate: --out names one file; a cluster writes every table into --results DIR", file=sys.stderr)
+            return 2
+        return run_cluster_command(materials, args.results or RESULTS_DIR, args.cluster or 0, args.scheduler,
+                                   args.threads_per_table, args.checkpoint_seconds)
+    if args.compact and (args.all or any(m.has_pawns for m in named)):
+        print("calculate: --compact computes the pawnless tables named (their sub-tables as usual); name them, "
+              "without --all", file=sys.stderr)
+        return 2
+    options = batch.CalculateOptions(args.out, args.results, not args.quiet, args.checkpoint_seconds,
+                                     compact=args.compact)
     return batch.calculate_tables(materials, named, single=len(args.material) == 1 and not args.all,
                                   fresh=args.fresh, options=options,
                                   apart_from_pieces=APART_FROM_PIECES or batch.APART_FROM_PIECES)
@@ -208,13 +222,35 @@ def _cmd_bench(args) -> int:
 
         run_probe_bench(args.results or _results_dir(), args.count, args.gaviota or reference_folder("gaviota"))
         return 0
+    if args.six:
+        from .bench.calculation import SIX_HEADER, six_bench_row
+
+        if args.results is None or not args.material:
+            print("bench: --six computes the six-piece tables named, their sub-tables read from --results DIR "
+                  "(python -m Util calculate KRRvKN KNNvKR --results DIR fills it for KRRvKNN)", file=sys.stderr)
+            return 2
+        print(SIX_HEADER, flush=True)
+        for material in args.material:
+            print(six_bench_row(material, args.results), flush=True)
+        return 0
     run_bench(args.material + (FIVE_PIECE_MATERIALS if args.five else []) or DEFAULT_MATERIALS, args.results)
     return 0
 
 
 def _cmd_verify(args) -> int:
     from .bench.calculation import DEFAULT_MATERIALS
-    from .validation.verify import one_ply_materials, verify_tables
+    from .validation.verify import one_ply_materials, verify_retrograde, verify_tables
+
+    if args.longest_line:
+        from .stockfish.longest_line import play_longest
+
+        return play_longest(args.material, args.results, args.think_ms)
+    if args.retrograde or args.exhaustive:
+        if not args.material:
+            print("verify: --retrograde checks the compact tables named (six pieces), e.g. verify KRRvKNN --retrograde",
+                  file=sys.stderr)
+            return 2
+        return verify_retrograde(args.material, args.results, None if args.exhaustive else args.sample)
 
     default = one_ply_materials() if args.one_ply else DEFAULT_MATERIALS
     return verify_tables(args.material or default, args.results, args.gaviota, args.one_ply, progress=not args.quiet)
@@ -286,17 +322,30 @@ def build_parser() -> argparse.ArgumentParser:
                                    "find every position the game can reach. A material named with the colours the other "
                                    "way round (KRvKQ) is the same table (KQvKR). An interrupted run resumes from "
                                    "MATERIAL.chessAI.partial when started again.")
-    p.add_argument("material", nargs="*", help="materials such as KQvK, KBNvK, KQvKR, KRPvKR (each side a king and "
-                                               "up to three pieces from QRBNP in all)")
+    p.add_argument("material", nargs="*", help="materials such as KQvK, KBNvK, KQvKR, KRPvKR, KRNvKNN (each side a king "
+                                               "and up to four pieces from QRBNP in all; six pieces without pawns)")
     p.add_argument("--all", action="store_true", help="every material up to --max-pieces pieces")
-    p.add_argument("--max-pieces", type=int, default=4, choices=(3, 4, 5),
-                   help="with --all: largest number of pieces, kings included (default 4)")
+    p.add_argument("--max-pieces", type=int, default=4, choices=(3, 4, 5, 6),
+                   help="with --all: largest number of pieces, kings included (default 4; 6: the pawnless "
+                        "six-piece tables too, in the compact index: thousands of CPU-hours, see docs/cluster.md)")
     p.add_argument("--out", type=Path, help="output file of a single table (default DIR/MATERIAL.chessAI of --results); "
                                               "its missing sub-tables are then computed in memory, not written")
     add_results_option(p, "folder the tables are written to, and their sub-tables read from")
     p.add_argument("--fresh", action="store_true", help="ignore a checkpoint of an interrupted run")
     p.add_argument("--checkpoint-seconds", type=float, default=10.0, help="save progress this often (default 10; and only after work at least 40 times as long as one save, so saving costs at most 2.5 %% of the run; 0 = after every ply, however long that takes)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--cluster", type=int, metavar="N", default=None,
+                   help="compute every table as a task of a Dask LocalCluster of N worker processes on this machine, "
+                        "each table after the tables it needs (docs/cluster.md)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:8786", default=None,
+                   help="compute every table as a task of the Dask scheduler at this address, on workers started "
+                        "with 'dask worker tcp://HOST:8786' that share the --results folder (docs/cluster.md)")
+    p.add_argument("--compact", action="store_true",
+                   help="compute the pawnless tables named in the compact index of six pieces and write format 5 "
+                        "(a table of six pieces always is; this is for comparing the engines on smaller ones)")
+    p.add_argument("--threads-per-table", type=int, default=1, metavar="T",
+                   help="with --cluster or --scheduler: threads each table's calculation runs (default 1: one "
+                        "table per core)")
     p.set_defaults(run=_cmd_calculate)
 
     p = sub.add_parser("probe", help="print n for each FEN (or - if the position is in no S_n)",
@@ -344,6 +393,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--five", action="store_true",
                    help="also the heaviest five-piece tables with pieces on both sides: "
                         "KBNvKN KRPvKR KQPvKQ KPPvKP (best with --results)")
+    p.add_argument("--six", action="store_true",
+                   help="the six-piece tables named (e.g. KRRvKNN), each in a fresh process, their five-piece "
+                        "sub-tables read from --results DIR: seconds, peak memory, entries a second")
     p.add_argument("--results", type=Path, default=None, metavar="DIR",
                    help="read the sub-tables from this folder of computed tables (e.g. S_n_Results) instead of "
                         "computing them first (only read); only the measured table is computed, in a temporary "
@@ -371,6 +423,19 @@ def build_parser() -> argparse.ArgumentParser:
                    "as the five-piece ones): up to N stored positions of every n and side to move, draws included, "
                    "checked one ply deep with python-chess's moves (the value follows from the children's); without "
                    "MATERIAL: the 75 five-piece tables with pieces on both sides")
+    p.add_argument("--retrograde", action="store_true",
+                   help="for the tables named in the compact index (six pieces, format 5): the retrograde check, every "
+                        "value the best over its moves one ply forward (through the five-piece tables), compiled, on "
+                        "--sample random positions of each side to move")
+    p.add_argument("--sample", type=int, default=1_000_000, metavar="N",
+                   help="with --retrograde: positions of each side to move (default a million)")
+    p.add_argument("--exhaustive", action="store_true", help="the retrograde check of every position (slow: about "
+                                                              "the work of the table's plies)")
+    p.add_argument("--longest-line", action="store_true",
+                   help="for the compact tables named: play out the longest mate, the table mating and Debian's "
+                        "Stockfish choosing each defence among the table's longest; it must end in mate after "
+                        "exactly n plies")
+    p.add_argument("--think-ms", type=int, default=50, help="with --longest-line: Stockfish's time a move (ms)")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(run=_cmd_verify)
 

@@ -25,7 +25,6 @@ import chess
 import numpy as np
 
 from .board.integer import BoardIntError, board_squares, integer_squares
-from .table.values import UNKNOWN
 from .folders import RESULTS_DIR
 from .board.material import Material, MaterialError, material_of_board
 from .tablebase import Tablebase, dtm_with_en_passant
@@ -180,7 +179,7 @@ class SnSequence(SequenceABC):
             where = np.array([i for i, _ in items])
             squares = np.array([s for _, s in items], dtype=np.int64).reshape(len(items), -1)
             found = table.dtm([squares[:, piece] for piece in range(squares.shape[1])], white_to_move)
-            out[where] = np.where(found == UNKNOWN, -1, found.astype(np.int64))
+            out[where] = np.where(found == table.unknown, -1, found.astype(np.int64))
         return out
 
     def _value_without_ep(self, board: chess.Board) -> int:
@@ -225,7 +224,7 @@ def _lookup(table: "DtmTable", squares, white_to_move: bool) -> int:
     if len(set(squares)) != len(squares):  # only from a board integer; a board never has that
         return -1
     value = table.value(squares, white_to_move)
-    return -1 if value == UNKNOWN else value
+    return -1 if value == table.unknown else value
 
 
 def load_s_n_sequence(filename: os.PathLike) -> SnSequence:

@@ -1,4 +1,4 @@
-"""Probe any position up to five pieces from a folder of ``.chessAI`` files, as python-chess probes Gaviota.
+"""Probe any position up to six pieces from a folder of ``.chessAI`` files, as python-chess probes Gaviota.
 
 ::
 
@@ -32,7 +32,6 @@ from typing import Callable, List, Optional, Union
 import chess
 
 from .probing.block_cache import DEFAULT_CACHE_BYTES
-from .table.values import UNKNOWN
 from .folders import RESULTS_DIR
 from .board.material import Material, MaterialError, material_of_board
 from .probing.table_folder import MissingTableError, Table, TableFolder
@@ -41,8 +40,12 @@ __all__ = ["MissingTableError", "MoveProbe", "PositionError", "Table", "Tablebas
            "open_tablebase"]
 
 
+#: The most pieces (kings included) a table holds: six, in the compact tables of format 5.
+MAX_BOARD_PIECES = 6
+
+
 class PositionError(ValueError):
-    """A position no table holds: more than five pieces, castling rights, or not a legal position."""
+    """A position no table holds: more than six pieces, castling rights, or not a legal position."""
 
 
 @dataclass(frozen=True)
@@ -117,13 +120,13 @@ class Tablebase(TableFolder):
             square = chess.lsb(mask)
             squares.append(square ^ 56 if swapped else square)
         value = table.value(squares, board.turn != swapped)
-        return -1 if value == UNKNOWN else value
+        return -1 if value == table.unknown else value
 
     def probe_dtm(self, board: chess.Board) -> int:
         """Signed depth to mate in plies, as ``chess.gaviota.probe_dtm``: +n when the side to move mates
         in n, -n when it is mated in n, 0 for a draw or when the side to move is checkmated.
 
-        PositionError for castling rights, more than five pieces or an illegal position;
+        PositionError for castling rights, more than six pieces or an illegal position;
         MissingTableError when the table (of the position, or of one an en passant capture leads to)
         is not in the folder.
         """
@@ -193,15 +196,15 @@ def open_tablebase(directory: Union[str, os.PathLike] = RESULTS_DIR, *,
 
 
 def _check(board: chess.Board) -> None:
-    """PositionError unless the board is one a table can hold: no castling rights, at most five pieces, one
+    """PositionError unless the board is one a table can hold: no castling rights, at most six pieces, one
     king each, no pawn on the first or last rank, the side not to move not in check (checks that cannot
     arise from a move are held, as in Gaviota)."""
     if board.castling_rights:
         raise PositionError(f"{board.fen()}: castling rights ({board.castling_xfen()}); the tables hold positions "
                             f"without castling: write '-' in the FEN's castling field")
     count = chess.popcount(board.occupied)
-    if count > 5:
-        raise PositionError(f"{board.fen()}: {count} pieces; the tables hold at most five, kings included")
+    if count > MAX_BOARD_PIECES:
+        raise PositionError(f"{board.fen()}: {count} pieces; the tables hold at most six, kings included")
     white_king, black_king = (board.kings & board.occupied_co[colour] for colour in (chess.WHITE, chess.BLACK))
     if chess.popcount(white_king) != 1 or chess.popcount(black_king) != 1:
         raise PositionError(f"{board.fen()}: not a legal position (each side needs exactly one king)")

@@ -102,3 +102,47 @@ def run_bench(materials: Iterable[str], results: Optional[os.PathLike] = None) -
         rows.append(bench_row(material, results))
         print(rows[-1], flush=True)
     return rows
+
+
+#: ``bench --six``: a six-piece table (its five-piece sub-tables read from ``--results DIR``).
+SIX_HEADER = (f"{'material':10} {'seconds':>8} {'peak MB':>8} {'entries':>14} {'legal':>14} {'entries/s':>11} "
+              f"{'max n':>6} {'file MB':>8}")
+
+
+def _measure_six(material: str, folder: str, results: str, queue) -> None:
+    from ..calculation.store import calculate
+    from ..files.blocks import BlockFile
+    from ..retrograde.compute import load_engine
+    from ..table.compact_index import CompactLayout
+    from ..retrograde_kernels import compact_kernels  # noqa: F401  (compiled before the clock starts)
+
+    load_engine()
+    start, cpu = time.perf_counter(), time.process_time()
+    path = calculate(material, Path(folder) / f"{material}.chessAI", results_dir=results, progress=False,
+                     checkpoint_seconds=1e9)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    with BlockFile(path) as file:
+        max_n = max([*file.counts("board_counts"), *file.counts("board_counts_black")], default=-1)
+    queue.put((seconds, cpu, peak_mb, 2 * CompactLayout(Material.parse(material)).size, max_n,
+               path.stat().st_size / 2 ** 20))
+
+
+def six_bench_row(material: str, results: os.PathLike) -> str:
+    """One line of ``bench --six``: the table computed in a fresh process (sub-tables from ``results``), its
+    seconds, peak resident memory, entries (both sides) and entries a second; the CPU seconds on stderr."""
+    import sys
+
+    name = Material.parse(material).canonical.name
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    with tempfile.TemporaryDirectory(dir=results) as folder:
+        worker = context.Process(target=_measure_six, args=(name, folder, str(results), queue))
+        worker.start()
+        worker.join()
+        if worker.exitcode != 0:
+            return f"{name:10} failed (exit code {worker.exitcode})"
+        seconds, cpu, peak_mb, entries, max_n, size_mb = queue.get()
+    print(f"{name}: {cpu:.0f} CPU seconds", file=sys.stderr)
+    return (f"{name:10} {seconds:8.0f} {peak_mb:8.0f} {entries:14,d} {'':>14} {entries / seconds:11,.0f} "
+            f"{max_n:6d} {size_mb:8.0f}")

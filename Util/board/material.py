@@ -1,7 +1,8 @@
 """Which pieces are on the board: parsing and naming endgame material.
 
-A *material* is each side's king plus up to three pieces in all (at most
-five pieces on the board).  It is named Syzygy-style, each side strongest
+A *material* is each side's king plus up to four pieces in all (at most
+six pieces on the board; the tables of six are computed in the compact index,
+:mod:`Util.table.compact_index`).  It is named Syzygy-style, each side strongest
 piece first: ``KQvK``, ``KBNvK``, ``KQvKR``, ``KRPvKR``.  The thesis's
 ``PIECE_LIST`` for a material is ``[K, k, *white pieces, *black pieces]``
 in that order; with a lone black king (the thesis's case) that is
@@ -26,8 +27,8 @@ __all__ = ["PIECE_ORDER", "MAX_PIECES", "MAX_WHITE_PIECES", "PROMOTION_LETTERS",
 
 #: Piece letters in Syzygy order (strongest first).
 PIECE_ORDER = "QRBNP"
-#: Pieces besides the two kings: at most three (five pieces on the board).
-MAX_PIECES = 3
+#: Pieces besides the two kings: at most four (six pieces on the board).
+MAX_PIECES = 4
 MAX_WHITE_PIECES = MAX_PIECES
 PROMOTION_LETTERS = "QRBN"
 
@@ -71,7 +72,7 @@ class Material:
         white, black = match.group(1), match.group(2)
         if len(white) + len(black) > MAX_PIECES:
             raise MaterialError(f"{name!r} has {len(white) + len(black)} pieces besides the kings; "
-                                f"at most {MAX_PIECES} (five pieces on the board) are supported")
+                                f"at most {MAX_PIECES} (six pieces on the board) are supported")
         return cls(_ordered(white), _ordered(black))
 
     @property

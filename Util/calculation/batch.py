@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -37,6 +37,8 @@ class CalculateOptions:
     results: Optional[Path] = None
     progress: bool = True
     checkpoint_seconds: float = 10.0
+    #: Compute pawnless tables of fewer than six pieces in the compact index too (format 5), as six-piece ones are.
+    compact: bool = False
 
 
 def calculate_tables(materials: List[Material], named: set, single: bool, fresh: bool, options: CalculateOptions,
@@ -54,15 +56,19 @@ def calculate_tables(materials: List[Material], named: set, single: bool, fresh:
             print(f"{material}: already computed", flush=True)
             continue
         fresh_here = fresh and material in named
+        if options.compact and material not in named:  # sub-tables in the usual index: the engine reads them whole
+            options_here = replace(options, compact=False)
+        else:
+            options_here = options
         if len(to_compute) > 1 and material.piece_count >= apart_from_pieces and not (single and material in named):
             try:
-                print(_calculate_apart(material, options, fresh_here), flush=True)
+                print(_calculate_apart(material, options_here, fresh_here), flush=True)
             except BrokenProcessPool:
                 print(f"calculate: the process computing {material} ended abruptly (killed, or out of memory); "
                       f"what it finished is kept: run the same command again to go on from there", file=sys.stderr)
                 return 1
         else:
-            print(calculate_one(material, options, fresh_here), flush=True)
+            print(calculate_one(material, options_here, fresh_here), flush=True)
     return 0
 
 
@@ -82,7 +88,7 @@ def calculate_one(material: Material, options: CalculateOptions, fresh: bool) ->
     path, table, counts, counts_black = store.calculate_table(material, options.out, results_dir=options.results,
                                                               progress=options.progress,
                                                               checkpoint_seconds=options.checkpoint_seconds,
-                                                              fresh=fresh)
+                                                              fresh=fresh, compact=options.compact or None)
     return summary(table, path, counts, counts_black)
 
 

@@ -113,3 +113,29 @@ def boards_in_s_n(table: DtmTable, n: int, white_wins: bool = True) -> np.ndarra
         for _, ok, board in _preimages(table.layout, index):
             found.append(encode_integers([sq[ok] for sq in board], white_to_move))
     return np.sort(np.concatenate(found)) if found else np.empty(0, dtype=np.int64)
+
+
+def compact_board_counts_by_winner(table) -> Tuple[Dict[int, int], Dict[int, int]]:
+    """:func:`board_counts_by_winner` of a :class:`Util.table.compact_table.CompactTable`: each entry is one
+    position, which stands for 8 boards, or 4 where it is its own mirror (the kernel decides)."""
+    from ..retrograde_kernels.compact_board import CompactPacked
+    from ..retrograde_kernels.compact_kernels import board_counts as count_boards, boards_of
+
+    lay = CompactPacked.of(table.layout)
+    step = 1 << 22
+    per_side = []
+    with Threads() as threads:
+        for side, values in enumerate(table.bytes_):
+            def count(start: int, values=values) -> np.ndarray:
+                counts = np.zeros(256, np.int64)
+                count_boards(lay, values, start, min(start + step, values.size), table.tail, counts)
+                return counts
+            totals = dict(enumerate(np.sum(threads.map(count, range(0, values.size, step)), axis=0).tolist()))
+            for n, positions in table.tails[side].items():
+                weights = np.empty(positions.size, np.int64)
+                boards_of(lay, positions, weights)
+                totals[n] = totals.get(n, 0) + int(weights.sum())
+            per_side.append({n: c for n, c in totals.items() if c})
+    white_wins = {n: c for side, counts in enumerate(per_side) for n, c in counts.items() if (n % 2 == 1) == (side == 0)}
+    black_wins = {n: c for side, counts in enumerate(per_side) for n, c in counts.items() if (n % 2 == 1) == (side == 1)}
+    return dict(sorted(white_wins.items())), dict(sorted(black_wins.items()))

@@ -58,12 +58,15 @@ def _material(material: MaterialLike) -> Material:
 class TableStore:
     """Tables by material, loaded from a folder or computed in memory, each at most once."""
 
-    def __init__(self, results_dir: Optional[os.PathLike] = None, progress: bool = True, save: bool = False):
+    def __init__(self, results_dir: Optional[os.PathLike] = None, progress: bool = True, save: bool = False,
+                 threads: Optional[int] = None):
         self.results_dir = Path(results_dir or RESULTS_DIR)
         self.progress = progress
         #: Write every table this store computes into ``results_dir`` (as :func:`calculate` writes it), so that
         #: whoever opens the folder later loads it instead of computing it again.
         self.save = save
+        #: Threads each calculation runs (None: all cores; a worker of a cluster that shares the cores, fewer).
+        self.threads = threads
         #: Seconds of each table computed here: its own plies (the tables it leads into are timed apart), plus
         #: writing its file when it was written.
         self.seconds: Dict[Material, float] = {}
@@ -193,7 +196,7 @@ class TableStore:
         start = time.perf_counter()
         try:
             table = compute_table(material, subtables, resume=resume, on_ply=on_ply, checkpoint=checkpoint,
-                                  release_subtables=True)
+                                  release_subtables=True, threads=self.threads)
         finally:
             bar.close()
         self.seconds[material] = time.perf_counter() - start
@@ -219,7 +222,8 @@ def _only(table: DtmTable, sides) -> DtmTable:
 
 def all_materials(max_pieces: int = 5) -> List[Material]:
     """Every canonical material with 3 to ``max_pieces`` pieces (kings included): 5, 35 and 145 tables
-    for 3, 4 and 5 pieces."""
+    for 3, 4 and 5 pieces; of six pieces those without pawns the compact engine computes (four identical
+    pieces left out too)."""
     found = set()
     for extra in range(1, max_pieces - 1):
         for letters in itertools.combinations_with_replacement(PIECE_ORDER, extra):
@@ -228,7 +232,10 @@ def all_materials(max_pieces: int = 5) -> List[Material]:
                     black = list(letters)
                     for c in white:
                         black.remove(c)
-                    found.add(Material("".join(white), "".join(black)).canonical)
+                    material = Material("".join(white), "".join(black)).canonical
+                    if extra == 4 and (material.has_pawns or max(map(letters.count, letters)) > 3):
+                        continue  # beyond the compact engine (pawns; four identical pieces)
+                    found.add(material)
     return sorted(found, key=lambda m: (m.piece_count, bool(m.black), m.has_pawns, m.name))
 
 
@@ -269,15 +276,23 @@ def calculate_table(
     checkpoint_seconds: float = 10.0,
     fresh: bool = False,
     store: Optional[TableStore] = None,
+    compact: Optional[bool] = None,
 ) -> Tuple[Path, DtmTable, Dict[int, int], Dict[int, int]]:
     """:func:`calculate`, returning also the table and its board counts per n of the S_n in which White
-    mates and of those in which Black mates (no need to read the file back)."""
+    mates and of those in which Black mates (no need to read the file back).  ``compact``: compute in the
+    compact index and write format 5 (None: for six pieces, which only it can hold; True: any pawnless
+    table, as the tests do to check it on small ones)."""
     material = _material(material)
     path = Path(out) if out else default_path(material, results_dir)
+    store = store or TableStore(results_dir or path.parent, progress=progress)
+    if compact or (compact is None and material.piece_count >= 6):  # the compact index: one entry per position (calculation.compact_store)
+        from .compact_store import calculate_compact_table
+
+        return calculate_compact_table(material, path, store, progress=progress, fresh=fresh,
+                                       checkpoint_seconds=max(checkpoint_seconds, 0.0), threads=store.threads)
     partial = path.with_name(path.name + ".partial")
     if fresh and partial.exists():
         partial.unlink()
-    store = store or TableStore(results_dir or path.parent, progress=progress)
     table = store.compute(material, checkpoint_path=partial, checkpoint_seconds=checkpoint_seconds)
     counts, counts_black = store.write(material, path)
     if partial.exists():

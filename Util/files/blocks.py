@@ -1,4 +1,4 @@
-"""The random-access ``.chessAI`` file (format version 4): S_n bytes in independently compressed blocks.
+"""The random-access ``.chessAI`` file (format versions 4 and 5): S_n values in independently compressed blocks.
 
 One file per material, a ZIP archive whose members are all *stored*
 (uncompressed by ZIP itself), so that any ZIP tool lists, tests
@@ -43,6 +43,13 @@ one deflate stream, Zstandard at level 1 smaller than it, and decodes a
 block faster; blocks of 32 K entries lose little to larger ones in size,
 and decoding one costs far less than the 2 ms a cold probe may take.
 
+**Version 5** is the same file for a table in the compact index of six
+pieces (:mod:`Util.table.compact_index`: ``index_scheme`` names it, and every
+entry is a position, so nothing is blanked as a repeat): its header adds
+``value_bytes``, 1 or 2, the little-endian bytes of each value (KRNvKNN's mates
+of up to 523 plies need two), and ``blank`` is then 65,535; a block holds
+``block_entries`` values, ``block_entries * value_bytes`` bytes.
+
 Nothing in the file is executed: JSON and arrays of integers only.  A
 reader checks the ZIP's own CRC-32 of the header and the index members,
 the index's SHA-256 named in the header, that the offsets rise and stay
@@ -73,8 +80,13 @@ from isal import isal_zlib
 from ..board.material import Material, MaterialError
 from ..runtime.parallel import core_count
 
-#: The format version written by :func:`write_block_file`.
+#: The format version written by :func:`write_block_file` for tables in the index of five pieces.
 BLOCK_FORMAT_VERSION = 4
+#: The version of tables in the compact index (:mod:`Util.table.compact_index`, six pieces), whose values
+#: may take two bytes (``value_bytes``; n of 254 and more, draws 65535): the same blocks otherwise.
+COMPACT_FORMAT_VERSION = 5
+#: The newest version this reader knows.
+NEWEST_VERSION = COMPACT_FORMAT_VERSION
 #: Entries (positions, one byte each) per block.
 BLOCK_ENTRIES = 1 << 15
 #: Zstandard's level for writing blocks: its fastest ordinary one.
@@ -183,8 +195,10 @@ def written_atomically(path: Path) -> Iterator[BinaryIO]:
 
 
 def write_block_file(path: os.PathLike, header: Dict, sides: List[Iterable[np.ndarray]],
-                     counts: Callable[[], Dict[str, Dict[int, int]]]) -> Path:
-    """Write a version-4 file atomically (a temporary file renamed into place); returns its path.
+                     counts: Callable[[], Dict[str, Dict[int, int]]], version: int = BLOCK_FORMAT_VERSION,
+                     value_bytes: int = 1) -> Path:
+    """Write a version-4 file (``version`` 5: a compact table, values of ``value_bytes`` little-endian
+    bytes each) atomically (a temporary file renamed into place); returns its path.
 
     ``header``: the header's fields that describe the table (``material``,
     ``piece_list``, ``index_scheme``, ``entries_per_side``, ``kind``);
@@ -195,8 +209,10 @@ def write_block_file(path: os.PathLike, header: Dict, sides: List[Iterable[np.nd
     """
     path = Path(path)
     compress = CODECS["zstd"][0]
-    header = dict(header, format="chessAI", version=BLOCK_FORMAT_VERSION, codec="zstd",
-                  block_entries=BLOCK_ENTRIES, blank=255)
+    header = dict(header, format="chessAI", version=version, codec="zstd", block_entries=BLOCK_ENTRIES,
+                  blank=(1 << (8 * value_bytes)) - 1)
+    if version >= COMPACT_FORMAT_VERSION:
+        header["value_bytes"] = value_bytes
     threads = core_count()
     with written_atomically(path) as raw, zipfile.ZipFile(raw, "w") as archive, \
             ThreadPoolExecutor(threads, thread_name_prefix="compress-blocks") as pool:
@@ -205,7 +221,8 @@ def write_block_file(path: os.PathLike, header: Dict, sides: List[Iterable[np.nd
             crcs: List[int] = []
 
             def written() -> Iterator[bytes]:
-                for task in _compressed_tasks(_blocks_of(pieces, BLOCK_ENTRIES), pool, compress, 2 * threads):
+                for task in _compressed_tasks(_blocks_of(pieces, BLOCK_ENTRIES * value_bytes), pool, compress,
+                                              2 * threads):
                     for block in task:
                         sizes.append(len(block))
                         crcs.append(isal_zlib.crc32(block))
@@ -317,9 +334,15 @@ class BlockFile:
         if not isinstance(header, dict) or header.get("format") != "chessAI":
             raise self._fail("not a .chessAI file (no chessAI format marker in its header)")
         version = header.get("version")
-        if not isinstance(version, int) or version > BLOCK_FORMAT_VERSION:
+        if not isinstance(version, int) or version > NEWEST_VERSION:
             raise self._fail(f"written in format version {version!r} by a newer version of this project; "
-                             f"this one reads versions up to {BLOCK_FORMAT_VERSION}: update the project")
+                             f"this one reads versions up to {NEWEST_VERSION}: update the project")
+        value_bytes = header.get("value_bytes", 1) if version >= COMPACT_FORMAT_VERSION else 1
+        if value_bytes not in (1, 2):
+            raise self._fail(f"gives {value_bytes!r} bytes a value; this reader knows 1 and 2")
+        self.version, self.value_bytes = version, value_bytes
+        #: The stored value of a draw (and of an entry no position uses).
+        self.blank = (1 << (8 * value_bytes)) - 1
         if header.get("kind") != "table":
             raise self._fail(f"this is a {header.get('kind')!r} file, not a finished table")
         try:
@@ -375,18 +398,20 @@ class BlockFile:
             values = self.decompress(data, size)
         except Exception as error:  # a codec fails in its own ways on damaged data
             raise self._fail(f"{where} cannot be decoded ({error})") from None
-        if len(values) != size:
-            raise self._fail(f"{where} decodes to {len(values)} entries, not {size}")
+        if len(values) != size * self.value_bytes:
+            raise self._fail(f"{where} decodes to {len(values) // self.value_bytes} entries, not {size}")
         return values
 
     def side_array(self, side: int, threads: Optional[ThreadPoolExecutor] = None) -> np.ndarray:
-        """Every entry of ``side`` as one array (duplicates still blank), blocks decoded on ``threads``."""
-        out = np.empty(self.entries, dtype=np.uint8)
+        """Every entry of ``side`` as one array (duplicates still blank; uint16 where values take two bytes),
+        blocks decoded on ``threads``."""
+        dtype = self.dtype
+        out = np.empty(self.entries, dtype=dtype)
 
         def decode(first: int) -> None:
             for number in range(first, min(first + _BLOCKS_PER_TASK, self.blocks)):
                 start = number * self.block_entries
-                out[start : start + self.block_size(number)] = np.frombuffer(self.block(side, number), np.uint8)
+                out[start : start + self.block_size(number)] = np.frombuffer(self.block(side, number), dtype)
 
         firsts = range(0, self.blocks, _BLOCKS_PER_TASK)
         if threads is None:
@@ -395,6 +420,11 @@ class BlockFile:
         else:
             list(threads.map(decode, firsts))
         return out
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The values' type: uint8, or little-endian uint16 where they take two bytes."""
+        return np.dtype(np.uint8) if self.value_bytes == 1 else np.dtype("<u2")
 
     def close(self) -> None:
         if self._fd >= 0:

@@ -30,11 +30,14 @@ import numpy as np
 from ..board.material import Material
 from ..table.dtm_table import DtmTable
 from ..table.index_scheme import Layout
-from .blocks import BLOCK_FORMAT_VERSION, BlockFile, ChessAIFileError, is_block_file, write_block_file
+from ..table.compact_index import COMPACT_SCHEME
+from .blocks import (BLOCK_FORMAT_VERSION, COMPACT_FORMAT_VERSION, BlockFile, ChessAIFileError, is_block_file,
+                     write_block_file)
 from .pickled import (INDEX_SCHEME, PICKLE_VERSION, Counts, LateCounts, StoredSide, checked_arrays, checked_counts,
                       load_checkpoint, read_payload, save_checkpoint, save_table_version_3)
 
 __all__ = ["ChessAIFileError", "PICKLE_VERSION", "FORMAT_VERSION", "INDEX_SCHEME", "Counts", "save_table",
+           "save_compact_table",
            "save_table_version_3", "save_checkpoint", "looks_finished", "load_table", "load_table_with_counts",
            "load_sides", "load_checkpoint", "convert_file"]
 
@@ -64,6 +67,31 @@ def save_table(table: DtmTable, path: os.PathLike, board_counts: Counts,
 
     sides = [StoredSide(layout, values, None).pieces() for values in (table.dtm_white, table.dtm_black)]
     return write_block_file(path, header, sides, counts)
+
+#: Entries of a compact table handed to the writer at a time.
+_COMPACT_PIECE = 1 << 22
+
+
+def save_compact_table(table, path: os.PathLike, board_counts: Counts, board_counts_black: Counts) -> Path:
+    """Write a :class:`Util.table.compact_table.CompactTable` (six pieces) to ``path`` in format version 5,
+    atomically: values of one byte where every n is below 254, else of two.  The board counts as for
+    :func:`save_table` (they give the largest n, so they are needed first)."""
+    material, layout = table.material, table.layout
+    counts = {"board_counts": LateCounts(board_counts).get(), "board_counts_black": LateCounts(board_counts_black).get()}
+    largest = max([*counts["board_counts"], *counts["board_counts_black"]], default=-1)
+    value_bytes = 2 if largest >= 254 else 1
+    header = {"kind": "table", "material": material.name, "piece_list": material.letters,
+              "index_scheme": COMPACT_SCHEME, "entries_per_side": layout.size,
+              "longest": {name: table.longest(side) for side, name in enumerate(("dtm_white", "dtm_black"))}}
+
+    def pieces(side: int):
+        for start in range(0, layout.size, _COMPACT_PIECE):
+            values = table.values(side, start, min(start + _COMPACT_PIECE, layout.size))
+            yield values.astype(np.uint8) if value_bytes == 1 else values.astype("<u2").view(np.uint8)
+
+    return write_block_file(path, header, [pieces(0), pieces(1)], lambda: counts, version=COMPACT_FORMAT_VERSION,
+                            value_bytes=value_bytes)
+
 
 def looks_finished(path: os.PathLike, material: Material) -> bool:
     """Whether ``path`` holds a finished table of ``material``, judged from the ZIP directory alone
@@ -130,6 +158,9 @@ def _load_blocks(path: Path, sides: Tuple[bool, ...]) -> Tuple[DtmTable, Dict[in
     from ..runtime.parallel import core_count
 
     with BlockFile(path) as file, ThreadPoolExecutor(core_count()) as threads:
+        if file.version >= COMPACT_FORMAT_VERSION:
+            raise ChessAIFileError(f"{path}: a six-piece table in the compact index (format 5), read position by "
+                                   f"position (python -m Util probe, Util.tablebase), not whole")
         material, layout = file.material, Layout(file.material)
         if file.entries != layout.size:
             raise ChessAIFileError(f"{path}: the S_n data has the wrong size for {material} "

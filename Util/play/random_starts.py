@@ -64,7 +64,7 @@ def _random_entry(table: BlockTable, white_to_move: bool, n: int, rng) -> int:
     file = table.file
     side = 0 if white_to_move else 1
     for number in rng.permutation(file.blocks).tolist():
-        found = np.flatnonzero(np.frombuffer(file.block(side, number), dtype=np.uint8) == n)
+        found = np.flatnonzero(np.frombuffer(file.block(side, number), dtype=file.dtype) == n)
         if found.size:
             return number * file.block_entries + int(rng.choice(found))
     raise ValueError(f"{table.material}: no stored position holds n = {n}; the file's counts disagree with it")

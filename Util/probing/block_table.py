@@ -18,7 +18,8 @@ from typing import Dict, Optional, Sequence
 import numpy as np
 
 from .block_cache import BlockCache
-from ..files.blocks import BlockFile
+from ..files.blocks import COMPACT_FORMAT_VERSION, BlockFile
+from ..table.compact_index import CompactLayout, compact_index_of
 from ..table.index_scheme import Layout
 from ..board.material import Material
 from ..runtime.parallel import core_count
@@ -28,7 +29,8 @@ __all__ = ["BlockTable"]
 
 
 class BlockTable:
-    """The S_n values of one material, read from a version-4 file on demand."""
+    """The S_n values of one material, read from a file of version 4 or 5 on demand.  ``unknown`` is the
+    value of a draw: 255, or 65,535 in a compact table whose values take two bytes (version 5)."""
 
     def __init__(self, file: BlockFile, cache: Optional[BlockCache] = None) -> None:
         self.file = file
@@ -37,13 +39,18 @@ class BlockTable:
         self._key = id(file)  # names this file's blocks in a cache that several tables share
         self.board_counts: Dict[int, int] = file.counts("board_counts")
         self.board_counts_black: Dict[int, int] = file.counts("board_counts_black")
-        self._stored_index = stored_index_of(self.material)
+        #: a compact table (version 5, six pieces): one entry per position, values of ``value_bytes``
+        self.compact = file.version >= COMPACT_FORMAT_VERSION
+        self._stored_index = compact_index_of(self.material) if self.compact else stored_index_of(self.material)
+        self.unknown: int = file.blank
+        self._wide = file.value_bytes == 2
         self._sides: Dict[bool, np.ndarray] = {}
         self._sides_lock = threading.Lock()
 
     @cached_property
-    def layout(self) -> Layout:
-        return Layout(self.material)
+    def layout(self):
+        """The index scheme: :class:`Layout`, or :class:`CompactLayout` for a compact table."""
+        return CompactLayout(self.material) if self.compact else Layout(self.material)
 
     def block(self, white_to_move: bool, number: int) -> bytes:
         """One decoded block (duplicates blank), from the cache or the file."""
@@ -55,19 +62,22 @@ class BlockTable:
         order (any symmetry, identical pieces in any order)."""
         number, at = divmod(self._stored_index.of(squares), self.file.block_entries)
         side = 0 if white_to_move else 1
-        return self.cache.get((self._key, side, number), lambda: self.file.block(side, number))[at]
+        block = self.cache.get((self._key, side, number), lambda: self.file.block(side, number))
+        if self._wide:
+            return block[2 * at] | (block[2 * at + 1] << 8)
+        return block[at]
 
     def dtm(self, squares: Sequence[np.ndarray], white_to_move: bool) -> np.ndarray:
         """DTM values (UNKNOWN for a draw) of positions given by their squares in PIECE_LIST order, read
         block by block (each block needed decoded once)."""
         if white_to_move in self._sides:
             return self._sides[white_to_move][self.layout.encode_canonical(squares)]
-        index = stored_indices(self.layout, squares)
-        out = np.empty(index.size, dtype=np.uint8)
+        index = self.layout.encode_canonical(squares) if self.compact else stored_indices(self.layout, squares)
+        out = np.empty(index.size, dtype=self.file.dtype)
         numbers = index // self.file.block_entries
         for number in np.unique(numbers).tolist():
             where = numbers == number
-            block = np.frombuffer(self.block(white_to_move, number), dtype=np.uint8)
+            block = np.frombuffer(self.block(white_to_move, number), dtype=self.file.dtype)
             out[where] = block[index[where] - number * self.file.block_entries]
         return out
 
@@ -77,7 +87,8 @@ class BlockTable:
             if white_to_move not in self._sides:
                 with ThreadPoolExecutor(core_count()) as threads:
                     values = self.file.side_array(0 if white_to_move else 1, threads)
-                self.layout.restore_duplicates(values)
+                if not self.compact:  # a compact table has no repeated entries
+                    self.layout.restore_duplicates(values)
                 self._sides[white_to_move] = values
             return self._sides[white_to_move]
 

@@ -118,7 +118,7 @@ class ExitPass:
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _rank(value):
+def exit_rank(value):
     """How good an exit byte is for the mover (as Util.rules.exits.outcome_rank): a faster mate higher, then a
     draw, then a slower defeat; NO_EXIT lowest."""
     if value == NO_EXIT:
@@ -191,7 +191,7 @@ def _last_piece_squares(lay, squares, occ_others, rows, r):
     if captured < 0:  # a pawn's step: an exit only where it promotes
         if mover == last:
             return _SEVENTH_RANK[kind]
-        if not _promotes(lay, squares, mover) or occ_others & BIT[squares[mover] + (8 if kind == WHITE_PAWN else -8)]:
+        if not promotes(lay, squares, mover) or occ_others & BIT[squares[mover] + (8 if kind == WHITE_PAWN else -8)]:
             return np.uint64(0)
         return _ALL_SQUARES
     if captured == last:
@@ -202,7 +202,7 @@ def _last_piece_squares(lay, squares, occ_others, rows, r):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _target(lay, squares, occ, rows, r):
+def capture_target(lay, squares, occ, rows, r):
     """Where the mover of move kind ``r`` lands if the move is possible in the position ``squares``
     (a capture: the captured piece is attacked; a pawn's step: the square ahead is free), else -1."""
     mover, captured = rows[r, MOVER], rows[r, CAPTURED]
@@ -214,7 +214,7 @@ def _target(lay, squares, occ, rows, r):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _promotes(lay, squares, mover):
+def promotes(lay, squares, mover):
     """1 if piece ``mover`` is a pawn on its seventh rank (its moves promote), else 0."""
     kind = kind_of(lay.kinds, mover)
     if kind == WHITE_PAWN:
@@ -225,7 +225,7 @@ def _promotes(lay, squares, mover):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _mover_safe(kinds, colours, child, count, white_to_move):
+def mover_safe(kinds, colours, child, count, white_to_move):
     """Whether the position ``child``, reached by a capture or promotion from a legal position, is legal
     (as legality.status) with White (``white_to_move``) or Black to move: the kings apart, and the
     king of the side that just moved attacked by no enemy piece.  The rest of status holds for every such
@@ -244,14 +244,14 @@ def _mover_safe(kinds, colours, child, count, white_to_move):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _child_index(squares, rows, child, r, target):
+def child_index(squares, rows, child, r, target):
     """The index, in its table, of the position after move kind ``r`` (the mover to ``target``), or -1
     where that position is illegal (the mover's king left in check)."""
     mover, count = rows[r, MOVER], rows[r, COUNT]
     for k in range(count):
         parent = rows[r, ORDER + k]
         child[k] = (target if parent == mover else squares[parent]) ^ rows[r, FLIP]
-    if not _mover_safe(rows[r, KINDS], rows[r, COLOURS], child, count, rows[r, WHITE_TO_MOVE]):
+    if not mover_safe(rows[r, KINDS], rows[r, COLOURS], child, count, rows[r, WHITE_TO_MOVE]):
         return -1
     index = _stored_index(child, count, rows[r, PAWNS])
     shift = rows[r, PART_SHIFT]
@@ -273,7 +273,7 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
     tables of up to half a gigabyte, which overlap), then each position's best."""
     squares, child = np.empty(8, dtype=np.int64), np.empty(8, dtype=np.int64)
     size = BLOCK * rows.shape[0]
-    owner, table_of, child_index = np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
+    owner, table_of, child_at = np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
     value = np.empty(size, dtype=np.uint8)
     row_squares = np.zeros(rows.shape[0], dtype=np.uint64)
     too_long = False
@@ -305,21 +305,21 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
             occ = occ_others | bit
             r = 0
             while r < rows.shape[0]:
-                target = _target(lay, squares, occ, rows, r) if row_squares[r] & bit else -1
+                target = capture_target(lay, squares, occ, rows, r) if row_squares[r] & bit else -1
                 if target >= 0:
-                    promotes = _promotes(lay, squares, rows[r, MOVER])
+                    promoting = promotes(lay, squares, rows[r, MOVER])
                     for kind in range(r, rows[r, GROUP_END]):
-                        if rows[kind, PROMOTES] == promotes:
-                            q = _child_index(squares, rows, child, kind, target)
+                        if rows[kind, PROMOTES] == promoting:
+                            q = child_index(squares, rows, child, kind, target)
                             if q >= 0:
-                                owner[m], table_of[m], child_index[m] = index - start, rows[kind, TABLE], q
+                                owner[m], table_of[m], child_at[m] = index - start, rows[kind, TABLE], q
                                 m += 1
                 r = rows[r, GROUP_END]
         for t in range(len(tables)):  # one table at a time: fetching a table from the list costs atomics
             table = tables[t]
             for k in range(m):
                 if table_of[k] == t:
-                    value[k] = table[child_index[k]]
+                    value[k] = table[child_at[k]]
         for k in range(m):
             v = np.int64(value[k])
             if v == DRAW:
@@ -328,7 +328,7 @@ def exit_bytes(lay, start, stop, legal, rows, tables, out, counts):
                 if v >= 253:
                     too_long = True
                 exit_value = v + 1
-            if _rank(exit_value) > _rank(np.int64(out[owner[k]])):
+            if exit_rank(exit_value) > exit_rank(np.int64(out[owner[k]])):
                 out[owner[k]] = exit_value
         for index in range(block, end):
             if legal[index] != ILLEGAL:

@@ -20,13 +20,14 @@ import chess
 from ..board.material import Material, MaterialError, material_of_board
 from ..board.random_boards import random_legal_board
 from ..sequence import SnSequence
+from ..tablebase import MAX_BOARD_PIECES
 from ..play.outcomes import DRAW, LOSS, WIN
 from ..play.verdicts import MoveOutcome, hardest_best_move, judge_move, move_comment
 from ..play.random_starts import distances as table_distances, random_start
 from ..play.zugzwang import is_mutual_zugzwang
 from ..play.words import distances_line, ending_words, illegal_reasons, page_move_words, status_line
 
-#: Longest FEN accepted: a legal five-piece FEN is under 60 characters.
+#: Longest FEN accepted: a legal six-piece FEN is under 60 characters.
 MAX_FEN_LENGTH = 100
 #: Longest mainline followed, in plies (the longest five-piece mate is far shorter).
 MAX_MAINLINE = 1000
@@ -79,16 +80,16 @@ def parse_fen(text: Optional[str]) -> chess.Board:
 
     Raises :class:`BadRequest` for a missing, over-long or malformed FEN, a position that is not legal or
     cannot arise in a game (python-chess's ``status()``: the side not to move in check, a check no move
-    can give, a pawn on the back rank, an impossible en passant square), more than five pieces, or castling
+    can give, a pawn on the back rank, an impossible en passant square), more than six pieces, or castling
     rights (the tables hold positions without them).  All of it before any table is looked up."""
-    text = _fen_fields(text, EXAMPLE_FEN, "a FEN of up to five pieces")
+    text = _fen_fields(text, EXAMPLE_FEN, "a FEN of up to six pieces")
     fields = text.split()
     if len(fields) > 2 and fields[2] != "-":
         raise BadRequest(f"castling rights {fields[2]!r}: the tables hold positions without castling; write '-'")
     board = _board(text)
     pieces = chess.popcount(board.occupied)
-    if pieces > 5:
-        raise BadRequest(f"{pieces} pieces on the board: the tables hold positions of at most five pieces "
+    if pieces > MAX_BOARD_PIECES:
+        raise BadRequest(f"{pieces} pieces on the board: the tables hold positions of at most six pieces "
                          "(kings included)")
     return _legal(board)
 
@@ -103,13 +104,13 @@ def any_position(board: chess.Board) -> dict:
     """``GET /api/legal``: a legal position as python-chess writes it (``fen``: en passant only where a
     capture is possible), ``turn``, ``pieces`` (kings included), ``castling`` (``"KQkq"`` or ``"-"``), ``check``,
     ``legal_moves`` (how many), ``ending`` (:func:`ending`: how a game there is over, or null) and ``tables``:
-    whether the tables could hold it (five pieces or fewer, no castling rights; ``/standard`` says whether
+    whether the tables could hold it (six pieces or fewer, no castling rights; ``/standard`` says whether
     its table is computed)."""
     castling = board.castling_xfen()
     return {"fen": board.fen(), "turn": "w" if board.turn == chess.WHITE else "b",
             "pieces": chess.popcount(board.occupied), "castling": castling, "check": board.is_check(),
             "legal_moves": board.legal_moves.count(), "ending": ending(board, None),
-            "tables": chess.popcount(board.occupied) <= 5 and castling == "-"}
+            "tables": chess.popcount(board.occupied) <= MAX_BOARD_PIECES and castling == "-"}
 
 
 def parse_move(board: chess.Board, text: Optional[str]) -> chess.Move:
@@ -315,8 +316,8 @@ def random_position(tablebase, material: Material, outcome: str, side: chess.Col
     ``min_plies``..``max_plies`` plies (``Util.play.random_starts.random_start``); BadRequest when the table has none."""
     if outcome not in ("win", "draw", "loss"):
         raise BadRequest(f"outcome={outcome[:20]!r}: use win, draw or loss")
-    if material.piece_count > 5:
-        raise BadRequest(f"material={material}: the tables hold at most five pieces")
+    if material.piece_count > MAX_BOARD_PIECES:
+        raise BadRequest(f"material={material}: the tables hold at most six pieces")
     if max_plies is not None and max_plies < min_plies:
         raise BadRequest(f"min={min_plies} is more than max={max_plies}: give min <= max (plies)")
     if material.piece_count == 2:  # bare kings: no table, every placement a draw

@@ -10,7 +10,7 @@ the position's place in the material's index scheme (:class:`Util.table.index_sc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 import numpy as np
 
@@ -31,6 +31,8 @@ class DtmTable:
     dtm_white: np.ndarray
     dtm_black: np.ndarray
     layout: Layout = field(init=False)
+    #: The value of a draw (as every table says: a compact table's is WIDE_UNKNOWN).
+    unknown: ClassVar[int] = 255
 
     def __post_init__(self) -> None:
         self.layout = Layout(self.material)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..board.material import Material
 from ..calculation.store import TableStore, all_materials
@@ -19,7 +19,7 @@ from .gaviota_native import GaviotaUnavailable, NativeGaviota
 from .one_ply import one_ply_check
 from .references import ReferenceMissing, find_reference_folder
 
-__all__ = ["verify_tables", "one_ply_materials"]
+__all__ = ["verify_tables", "verify_retrograde", "longest_position", "one_ply_materials"]
 
 
 def one_ply_materials() -> List[str]:
@@ -90,3 +90,75 @@ def _gaviota_check(store: TableStore, materials: List[Material],
         on_file = files.path_of(material).exists()
         return exhaustive_against_gaviota(files.table(material) if on_file else store.get(material), opened[folder])
     return check
+
+
+def verify_retrograde(materials: Sequence[str], results: Optional[Path], sample: Optional[int]) -> int:
+    """``verify --retrograde``: the retrograde check of each compact table named (its file in ``results``),
+    ``sample`` random positions of each side to move (None: every one); one line each, the first failures,
+    a total.  Exit status 0, 1 on a failure, 2 for a table that is not there or not compact."""
+    import time
+
+    from ..folders import RESULTS_DIR
+    from ..files.blocks import COMPACT_FORMAT_VERSION, BlockFile, ChessAIFileError
+    from .compact_check import describe, load_compact_table, retrograde_check
+
+    folder = Path(results or RESULTS_DIR)
+    store = TableStore(folder, progress=False)
+    failures = total = 0
+    for name in materials:
+        material = Material.parse(name).canonical
+        path = folder / f"{material.name}.chessAI"
+        try:
+            with BlockFile(path, material) as file:
+                if file.version < COMPACT_FORMAT_VERSION:
+                    print(f"verify: {path} is not a compact table (format {file.version}); check it against "
+                          f"Gaviota (verify {material}) or one ply deep (verify {material} --one-ply N)", file=sys.stderr)
+                    return 2
+        except (FileNotFoundError, ChessAIFileError) as error:
+            print(f"verify: {error}", file=sys.stderr)
+            return 2
+        started = time.perf_counter()
+        result = retrograde_check(load_compact_table(path), store, sample)
+        print(f"{result.line()} in {time.perf_counter() - started:.0f} s", flush=True)
+        for index, side, stored, expected in result.examples[:5]:
+            print(f"    entry {index} ({'White' if side == 0 else 'Black'} to move, squares "
+                  f"{describe(material, index)}): stored {stored}, the moves give {expected}")
+        failures += result.failures
+        total += result.checked
+    print(f"verify: {total} positions checked one ply forward, {failures} failures")
+    return 1 if failures else 0
+
+
+def longest_position(path: Path) -> Tuple[str, int]:
+    """``(fen, n)`` of a position with the largest n of a compact table's file: the one its header names, or
+    (a file written before headers named it) the first found in its blocks."""
+    import chess
+    import numpy as np
+
+    from ..files.blocks import BlockFile
+    from ..table.compact_index import CompactLayout
+
+    with BlockFile(path) as file:
+        material = file.material
+        longest = file.header.get("longest")
+        if longest:
+            side, (index, n) = max(enumerate([longest["dtm_white"], longest["dtm_black"]]), key=lambda s: s[1][1])
+        else:
+            best = max([*file.counts("board_counts"), *file.counts("board_counts_black")])
+            side, index, n = -1, -1, best
+            for s in (0, 1):
+                for number in range(file.blocks):
+                    values = np.frombuffer(file.block(s, number), file.dtype)
+                    hit = np.flatnonzero(values == best)
+                    if hit.size:
+                        side, index = s, number * file.block_entries + int(hit[0])
+                        break
+                if index >= 0:
+                    break
+    squares = [int(s[0]) for s in CompactLayout(material).decode(np.array([index]))]
+    board = chess.Board(None)
+    for letter, square in zip(material.letters, squares):
+        board.set_piece_at(square, chess.Piece.from_symbol(letter))
+    board.turn = side == 0
+    return board.fen(), n
+

@@ -1,4 +1,4 @@
-"""Our own tables as the engine's endgame: at five pieces or fewer, the move the table says is best.
+"""Our own tables as the engine's endgame: at six pieces or fewer, the move the table says is best.
 
 ::
 
@@ -15,7 +15,7 @@ it against the best one), in a drawn position one that keeps the draw, in a
 lost one the one that is mated latest.  The depth to mate is Gaviota's, that
 of the thesis: it knows no fifty-move rule.
 
-A position with castling rights, more than five pieces, or whose table (or a
+A position with castling rights, more than six pieces, or whose table (or a
 table a capture or promotion from it leads to) is not in the folder is
 answered with None: the search plays it.  A missing table is never computed
 in the middle of a move (:func:`probe_tablebase_move` says which one is
@@ -44,11 +44,15 @@ from ..folders import RESULTS_DIR
 from ..table.index_scheme import Layout
 from ..tablebase import MissingTableError, PositionError, Tablebase, open_tablebase
 
-__all__ = ["DEFAULT_SEARCH_TABLES_MB", "FOUR_PIECE_TABLES_MB", "MAX_PIECES", "SearchTables", "TablebaseMove", "get_tablebase_move",
-           "mate_in_moves", "open_endgame_tables", "probe_tablebase_move", "reachable_materials"]
+__all__ = ["DEFAULT_SEARCH_TABLES_MB", "FOUR_PIECE_TABLES_MB", "MAX_PIECES", "SEARCH_MAX_PIECES", "SearchTables",
+           "TablebaseMove", "get_tablebase_move", "mate_in_moves", "open_endgame_tables", "probe_tablebase_move",
+           "reachable_materials"]
 
-#: The most pieces (kings included) a table of ours holds.
-MAX_PIECES = 5
+#: The most pieces (kings included) a table of ours holds: six (the compact tables, probed block by block).
+MAX_PIECES = 6
+#: The most pieces of a table the search holds whole (:class:`SearchTables`): the index of five pieces; a
+#: six-piece table (7.6 GB for KRNvKNN) is only probed at the root.
+SEARCH_MAX_PIECES = 5
 #: Plies of the principal variation followed through the tables (each ply costs one probe per legal move).
 PV_PLIES = 12
 #: Megabytes that hold every table up to four pieces that a position of five or six leads into (a
@@ -157,7 +161,7 @@ def _principal_variation(board: chess.Board, tablebase: Tablebase, first: chess.
     return line
 
 
-def reachable_materials(board: chess.Board, max_pieces: int = MAX_PIECES) -> Set[Material]:
+def reachable_materials(board: chess.Board, max_pieces: int = SEARCH_MAX_PIECES) -> Set[Material]:
     """The materials (as on the board: White's pieces, Black's) of at most ``max_pieces`` pieces, kings
     included, that captures and promotions can bring ``board`` to, its own included; bare kings left out."""
     letters = {colour: "".join(chess.piece_symbol(board.piece_type_at(s)).upper()
@@ -221,7 +225,7 @@ class SearchTables:
         count = chess.popcount(board.occupied)
         pieces = tuple(len(board.pieces(kind, colour)) for colour in chess.COLORS for kind in chess.PIECE_TYPES)
         busy = self.loader is not None and self.loader.is_alive()
-        if count > MAX_PIECES + SEARCH_CAPTURES or not self.budget or pieces == self.material_seen or busy:
+        if count > SEARCH_MAX_PIECES + SEARCH_CAPTURES or not self.budget or pieces == self.material_seen or busy:
             return changed
         self.material_seen = pieces  # the same material again (the next move of a quiet phase): nothing to do
         wanted = {m.canonical for m in reachable_materials(board)
