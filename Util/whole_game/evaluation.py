@@ -117,6 +117,29 @@ def parameters(weights: Weights = DEFAULT_WEIGHTS) -> np.ndarray:
     return p
 
 
+def weights_from_parameters(p: np.ndarray) -> Weights:
+    """The :class:`Weights` whose :func:`parameters` are ``p`` (the inverse of :func:`parameters`; the
+    piece-square tables always given as ``tables``)."""
+    p = np.asarray(p, np.int64)
+    pairs = lambda mg, eg, n: tuple((int(p[mg + i]), int(p[eg + i])) for i in range(n))  # noqa: E731
+    factors = [float(p[k.FACTORS + i]) / 100 for i in range(8)]
+    return Weights(
+        *factors,
+        piece_values=pairs(k.VALUE_MG, k.VALUE_EG, 6),
+        mobility_per_square=pairs(k.MOBILITY_MG, k.MOBILITY_EG, 6),
+        king_attack=tuple(int(v) for v in p[k.KING_ATTACK:k.KING_ATTACK + 6]),
+        shelter_pawn=int(p[k.SHIELD]),
+        doubled=(int(p[k.DOUBLED]), int(p[k.DOUBLED + 1])),
+        isolated=(int(p[k.ISOLATED]), int(p[k.ISOLATED + 1])),
+        passed=pairs(k.PASSED_MG, k.PASSED_EG, 8),
+        bishop_pair=(int(p[k.BISHOP_PAIR]), int(p[k.BISHOP_PAIR + 1])),
+        hanging=tuple(int(v) for v in p[k.HANGING:k.HANGING + 6]),
+        pawn_threat=(int(p[k.PAWN_THREAT]), int(p[k.PAWN_THREAT + 1])),
+        tempo=int(p[k.TEMPO]),
+        tables={"mg": p[k.PST_MG:k.PST_MG + 384].reshape(6, 64).astype(np.int32),
+                "eg": p[k.PST_EG:k.PST_EG + 384].reshape(6, 64).astype(np.int32)})
+
+
 def evaluate(board: chess.Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
     """The static evaluation of ``board`` in centipawns for the side to move (no search: a position with
     a capture pending is taken as it stands)."""

@@ -1,96 +1,333 @@
-"""Measuring the levels' Elo: each level plays Stockfish at a ``UCI_Elo`` near its label.
+"""The engine's strength on the CCRL Blitz scale, and its levels' on the same scale, measured by fastchess.
 
 ::
 
-    python -m Util.whole_game_lab.calibration --levels 1-8 --games 4 --tc 10+0.1
-    python -m Util.whole_game_lab.calibration uci 3          # level 3 as a UCI engine (for any GUI or match)
+    flock /tmp/chessai-measure.lock python -m Util.whole_game_lab.calibration gauntlet phalanx --games 100
+    flock /tmp/chessai-measure.lock python -m Util.whole_game_lab.calibration level 3 --games 40
+    python -m Util.whole_game_lab.calibration report      # the tables of docs/engine.md and docs/levels.md
+    python -m Util.whole_game_lab.calibration uci 3       # level 3 as a UCI engine (any GUI, fastchess)
 
-For each level, the match runner of :mod:`.match` plays it against Debian's
-Stockfish limited to the ``UCI_Elo`` rung nearest the level's label (Stockfish
-15.1 accepts 1350 to 2850), from the shared openings in colour-swapped pairs,
-one game at a time, on a real clock.  The level's Elo is the rung's plus the
-match's difference, with the match's 95 % interval.  Stockfish's ``UCI_Elo``
-is calibrated by its authors at 120 s + 1 s games against other engines (CCRL
-40/4 scale); at shorter controls it is a rougher yardstick, and a few games
-give an interval of hundreds of points: the table says how many games each
-figure rests on.
+``gauntlet OPPONENT`` plays the full engine against one opponent of :data:`OPPONENTS`; ``level N`` plays
+level N against Stockfish 15.1 limited to a ``UCI_Elo`` rung near it (``--rung``, default
+:data:`LEVEL_RUNGS`).  One match a run, so that other measurements can take turns with it.  Every match
+is played by fastchess at 10 s + 0.1 s from the shared openings (``openings_chessathome.fen``, in order),
+each opening twice with the colours swapped, one game at a time, every engine with one thread, its book
+and learning off and its ``Move Overhead`` at most 100 ms, a time margin of :data:`TIME_MARGIN_MS`; its
+games go to ``docs/matches/<slug>.pgn`` and its record to ``docs/matches/<slug>.json`` (the keys of
+``docs/matches/README.md``).
+
+``report`` fits the ratings from those records (:mod:`.rating`): the full engine's by maximum likelihood
+over its games against the engines with a published CCRL Blitz rating (:data:`OPPONENTS`' ``rating``), and
+Stockfish's ``UCI_Elo`` rungs placed on the same scale by the full engine's own games against a rung:
+Stockfish calibrates ``UCI_Elo`` at 60 s + 0.6 s against CCRL 40/4 (the Blitz list), and at 10 s + 0.1 s a
+rung plays at its number plus an offset that those games measure.  A level's rating is then its rung's
+number, plus the offset, plus the level's own result; its 95 % interval adds the variances of both.
+Rerun the matches and ``report`` when the engine changes; ``Util/whole_game/levels.py``'s labels come
+from the report.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
-from .elo import MatchResult
-from ..whole_game.levels import LEVELS, LevelPlayer
-from .match import TimeControl, default_openings_file, play_match, read_openings
-from .opponents import EngineSpec, engine_spec
+import chess.pgn
 
-__all__ = ["STOCKFISH_ELO_RANGE", "level_spec", "measure_level", "rung_for", "run_level_uci"]
+from .. import folders
+from ..whole_game.levels import LEVELS
+from .elo import match_result
+from .match import default_openings_file
+from .rating import Pairing, fit_rating
 
-#: Milliseconds both sides keep back from their clocks: on a shared machine a move's wall time exceeds
-#: its thinking time, and a game lost on time measures the machine, not the level.
-MOVE_OVERHEAD_MS = 300
-#: The ``UCI_Elo`` values Stockfish 15.1 accepts.
-STOCKFISH_ELO_RANGE = (1350, 2850)
+__all__ = ["LEVEL_RUNGS", "OPPONENTS", "Opponent", "find_fastchess", "level_engine", "ours_engine", "play",
+           "run_level_uci"]
 
-
-def rung_for(elo: int) -> int:
-    """The Stockfish ``UCI_Elo`` nearest ``elo`` that it accepts."""
-    return min(max(elo, STOCKFISH_ELO_RANGE[0]), STOCKFISH_ELO_RANGE[1])
-
-
-def level_spec(number: int) -> EngineSpec:
-    """Level ``number`` as a UCI engine (this module's ``uci`` command), its book off: the openings come
-    from the match."""
-    return EngineSpec(f"chessAI level {number}", "uci",
-                      [sys.executable, "-m", "Util.whole_game_lab.calibration", "uci", str(number)],
-                      {"OwnBook": False, "Move Overhead": MOVE_OVERHEAD_MS})
+TIME_CONTROL = "10+0.1"
+#: Milliseconds a move may overrun its clock before fastchess calls it lost on time (its default is 0).
+TIME_MARGIN_MS = 50
+#: Our engine's Move Overhead in the matches (milliseconds): at most 100, as for every engine.
+MOVE_OVERHEAD_MS = 30
+HASH_MB = 64
+MATCHES_DIR = folders.REPO_ROOT / "docs" / "matches"
+SCALE = "CCRL Blitz"
+#: The list the anchors' ratings come from.
+ANCHOR_LIST = ("CCRL Blitz (CCRL 40/2, formerly 40/4), single-CPU list at computerchess.org.uk/ccrl/404, "
+               "as it stood on 11 November 2025")
 
 
-def stockfish_rung(rung: int) -> EngineSpec:
-    """Stockfish at ``UCI_Elo`` ``rung``, keeping :data:`MOVE_OVERHEAD_MS` back from its clock as we do."""
-    spec = engine_spec(f"stockfish:{rung}")
-    return EngineSpec(spec.name, spec.protocol, spec.command, {**spec.options, "Move Overhead": MOVE_OVERHEAD_MS})
+@dataclass(frozen=True)
+class Opponent:
+    """An engine of the gauntlet: its fastchess ``-engine`` options (after ``name=``), its version, and its
+    published rating on :data:`SCALE` (None: played for the record, not an anchor) with the source."""
+
+    name: str
+    version: str
+    fastchess: Tuple[str, ...]
+    rating: Optional[float] = None
+    source: str = ""
+    options: Dict[str, object] = field(default_factory=dict)
 
 
-def measure_level(number: int, games: int, control: TimeControl, start: int = 0, rung: Optional[int] = None,
-                  pgn: Optional[Path] = None) -> tuple:
-    """(rung, MatchResult) of level ``number`` against Stockfish at ``rung`` (default: the rung nearest the
-    level's label), ``games`` games (rounded up to pairs) from opening ``start`` on."""
-    rung = rung or rung_for(LEVELS[number - 1].elo)
-    openings = read_openings(default_openings_file(), start, max(1, (games + 1) // 2))
-    result = play_match(level_spec(number), stockfish_rung(rung), openings, control, pgn_path=pgn)
-    return rung, result
+def _python_engine(*args: str) -> Tuple[str, ...]:
+    return (f"cmd={sys.executable}", f"args={' '.join(args)}", f"dir={folders.REPO_ROOT}")
 
 
-def _levels(text: str) -> List[int]:
-    numbers = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        numbers += range(int(low), int(high or low) + 1)
-    for number in numbers:
-        if not 1 <= number <= len(LEVELS):
-            raise SystemExit(f"--levels: level {number} does not exist (1 to {len(LEVELS)})")
-    return numbers
+def _uci_options(options: Dict[str, object]) -> Tuple[str, ...]:
+    return tuple(f"option.{key}={str(value).lower() if isinstance(value, bool) else value}"
+                 for key, value in options.items())
 
 
+def stockfish(elo: int) -> Opponent:
+    """Debian's Stockfish 15.1 limited to ``UCI_Elo`` ``elo``, rated at that number (its authors' calibration)."""
+    options = {"Threads": 1, "Hash": HASH_MB, "UCI_LimitStrength": True, "UCI_Elo": elo, "Move Overhead": 10}
+    return Opponent(f"stockfish-{elo}", "Stockfish 15.1", ("cmd=/usr/games/stockfish",) + _uci_options(options),
+                    elo, "Stockfish's UCI_Elo, calibrated by its authors at 60+0.6 against CCRL 40/4", options)
+
+
+def _opponents() -> Dict[str, Opponent]:
+    glaurung = {"Threads": 1, "Hash": HASH_MB, "OwnBook": False, "Ponder": False}
+    toga = {"Number of Threads": 1, "Hash": HASH_MB, "OwnBook": False, "Ponder": False}
+    gnuchess = {"Hash": HASH_MB, "OwnBook": False, "Ponder": False}
+    phalanx_args = ("-m", "Util.whole_game_lab.xboard_uci", "/usr/games/phalanx", "-b-", "-l-", f"-t{HASH_MB * 1024}")
+    found = {
+        "phalanx": Opponent("phalanx", "Phalanx XXV", _python_engine(*phalanx_args), 2644, ANCHOR_LIST,
+                            {"book": "off (-b-)", "learning": "off (-l-)", "hash": f"{HASH_MB} MB (-t)",
+                             "protocol": "XBoard, through python-chess (Util.whole_game_lab.xboard_uci)",
+                             "increment": "XBoard's level passes it in whole seconds: Phalanx plans with 0, "
+                                          "its clock still gains 0.1 s a move"}),
+        "glaurung": Opponent("glaurung", "Glaurung 2.2", ("cmd=/usr/games/glaurung",) + _uci_options(glaurung),
+                             options=glaurung),
+        "toga2": Opponent("toga2", "Toga II 3.0", ("cmd=/usr/games/toga2",) + _uci_options(toga), options=toga),
+        "gnuchess": Opponent("gnuchess", "GNU Chess 6.2.7", ("cmd=/usr/games/gnuchess", "args=-u")
+                             + _uci_options(gnuchess), options=gnuchess),
+    }
+    for elo in (1350, 1500, 1700, 1900, 2000, 2100, 2300, 2500, 2700):
+        found[f"stockfish-{elo}"] = stockfish(elo)
+    return found
+
+
+OPPONENTS = _opponents()
+#: The Stockfish rung each level plays by default (near its strength, so that the result says most).
+LEVEL_RUNGS = {1: 1350, 2: 1350, 3: 1500, 4: 1700, 5: 1900, 6: 2100, 7: 2300}
+
+
+def ours_engine(options: Optional[Dict[str, object]] = None) -> Tuple[str, ...]:
+    """Our full engine as fastchess's ``-engine`` options: ``python -m Util uci`` in the repository."""
+    wanted = {"OwnBook": False, "Hash": HASH_MB, "Move Overhead": MOVE_OVERHEAD_MS, **(options or {})}
+    return _python_engine("-m", "Util", "uci") + _uci_options(wanted)
+
+
+def level_engine(number: int) -> Tuple[str, ...]:
+    """Level ``number`` as fastchess's ``-engine`` options (this module's ``uci`` command)."""
+    wanted = {"OwnBook": False, "Hash": HASH_MB, "Move Overhead": MOVE_OVERHEAD_MS}
+    return _python_engine("-m", "Util.whole_game_lab.calibration", "uci", str(number)) + _uci_options(wanted)
+
+
+def find_fastchess() -> str:
+    """The fastchess program: ``$FASTCHESS``, else on the PATH, else built by setup under ``.tools/``.
+    FileNotFoundError saying how to get it."""
+    candidates = [os.environ.get("FASTCHESS", ""), shutil.which("fastchess") or ""]
+    candidates += [str(p) for p in sorted(folders.REPO_ROOT.glob(".tools/fastchess*/fastchess"))]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    raise FileNotFoundError("fastchess not found: build it (bash scripts/setup.sh builds it from ../shared/tools, or "
+                            "tar xzf fastchess-*.tar.gz && make -C fastchess-* -j2) and set FASTCHESS=/path/to/fastchess")
+
+
+# -- one match ------------------------------------------------------------------------------------------------
+def _git(*args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=folders.REPO_ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def commit() -> str:
+    """The repository's commit, ``+dirty`` when the engine's files differ from it."""
+    head = _git("rev-parse", "--short=10", "HEAD") or "unknown"
+    dirty = _git("status", "--porcelain", "--", "Util")
+    return head + ("+dirty" if dirty else "")
+
+
+class LoadWatch:
+    """The 1-minute load average at the start, the end and its highest in between (sampled every 30 s)."""
+
+    def __init__(self) -> None:
+        self.first = os.getloadavg()[0]
+        self.highest = self.first
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._done.wait(30):
+            self.highest = max(self.highest, os.getloadavg()[0])
+
+    def stop(self) -> str:
+        self._done.set()
+        last = os.getloadavg()[0]
+        self.highest = max(self.highest, last)
+        return f"1-minute load average {self.first:.1f} at the start, {last:.1f} at the end, at most {self.highest:.1f}"
+
+
+def count_games(pgn: Path, ours: str) -> Dict[str, int]:
+    """Wins, draws, losses of the engine named ``ours`` in the PGN file, and the games lost on time by each
+    side (fastchess's ``Termination "time forfeit"``)."""
+    counts = {"wins": 0, "draws": 0, "losses": 0, "time_ours": 0, "time_opponent": 0}
+    with open(pgn, encoding="utf-8", errors="replace") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            result = game.headers.get("Result", "*")
+            if result == "*":
+                continue
+            white = game.headers.get("White") == ours
+            won = result == ("1-0" if white else "0-1")
+            lost = result == ("0-1" if white else "1-0")
+            counts["wins" if won else "losses" if lost else "draws"] += 1
+            if game.headers.get("Termination") == "time forfeit":
+                counts["time_ours" if lost else "time_opponent"] += 1
+    return counts
+
+
+def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, games: int, start: int = 1,
+         extra: Optional[Dict[str, object]] = None) -> Dict[str, object]:
+    """Plays one fastchess match (``games`` games, colours swapped, from opening ``start`` on) and writes
+    ``docs/matches/<slug>.pgn`` and ``.json``; returns the record."""
+    program = find_fastchess()
+    openings = default_openings_file()
+    MATCHES_DIR.mkdir(parents=True, exist_ok=True)
+    pgn, record_path = MATCHES_DIR / f"{slug}.pgn", MATCHES_DIR / f"{slug}.json"
+    if pgn.exists():
+        raise FileExistsError(f"{pgn} exists: move it away or choose another --slug")
+    command = [program, "-engine", f"name={ours_name}", *ours, "-engine", f"name={opponent.name}",
+               *opponent.fastchess, "-each", f"tc={TIME_CONTROL}", f"timemargin={TIME_MARGIN_MS}",
+               "-openings", f"file={openings}", "format=epd", "order=sequential", f"start={start}",
+               "-rounds", str(games // 2), "-repeat", "-concurrency", "1", "-recover",
+               "-pgnout", f"file={pgn}", "timeleft=true", "nodes=true", "seldepth=true"]
+    started = datetime.datetime.now(datetime.timezone.utc)
+    load = LoadWatch()
+    logs = folders.REPO_ROOT / "Tests"
+    logs.mkdir(exist_ok=True)
+    with open(logs / f"{slug}.log", "w") as log, tempfile.TemporaryDirectory() as scratch:
+        # fastchess leaves its state (config.json) where it runs: not in docs/
+        subprocess.run(command, cwd=scratch, stdout=log, stderr=subprocess.STDOUT, check=False)
+    load_text = load.stop()
+    counts = count_games(pgn, ours_name)
+    result = match_result(counts["wins"], counts["draws"], counts["losses"])
+    version = subprocess.run([program, "--version"], capture_output=True, text=True).stdout.strip()
+    record = {
+        "date": started.strftime("%Y-%m-%d %H:%M UTC"), "commit": commit(),
+        "fastchess": f"{version} (source 74deac23)" if version else "fastchess",
+        "command": " ".join(_quoted(part) for part in command).replace(str(folders.REPO_ROOT), "."),
+        "tc": TIME_CONTROL, "time_margin_ms": TIME_MARGIN_MS,
+        "openings": f"{openings.name}, openings {start} to {start + games // 2 - 1}, each played twice, colours swapped",
+        "engines": {"ours": {"name": ours_name, "version": commit(), "options": _options(ours)},
+                    "opponent": {"name": opponent.name, "version": opponent.version,
+                                 "options": {**opponent.options, **_options(opponent.fastchess)},
+                                 "rating": opponent.rating, "rating_source": opponent.source}},
+        "games": result.games, "wins": result.wins, "draws": result.draws, "losses": result.losses,
+        "time_losses": {"ours": counts["time_ours"], "opponent": counts["time_opponent"]},
+        "elo": _finite(result.elo), "elo_low": _finite(result.elo_low), "elo_high": _finite(result.elo_high),
+        "load": load_text, **(extra or {}),
+    }
+    record_path.write_text(json.dumps(record, indent=1) + "\n")
+    return record
+
+
+def _quoted(part: str) -> str:
+    return f'"{part}"' if " " in part else part
+
+
+def _options(engine: Tuple[str, ...]) -> Dict[str, str]:
+    return {part[len("option."):].split("=", 1)[0]: part.split("=", 1)[1] for part in engine if part.startswith("option.")}
+
+
+def _finite(value: float) -> Optional[float]:
+    return round(value, 1) if math.isfinite(value) else None
+
+
+# -- the report ---------------------------------------------------------------------------------------------------
+def records() -> List[Dict[str, object]]:
+    return [json.loads(path.read_text()) for path in sorted(MATCHES_DIR.glob("*.json"))]
+
+
+def _pairing(record) -> Pairing:
+    opponent = record["engines"]["opponent"]
+    return Pairing(opponent["version"] + (f" (UCI_Elo {opponent['options'].get('UCI_Elo')})"
+                                          if "UCI_Elo" in opponent["options"] else ""),
+                   opponent["rating"] or 0, record["wins"], record["draws"], record["losses"])
+
+
+def report() -> str:
+    """The gauntlet table with the full engine's fitted rating, the rungs' offset and the levels' table."""
+    from .rating import table
+
+    every = records()
+    full = [r for r in every if "level" not in r]
+    is_rung = lambda r: r["engines"]["opponent"]["name"].startswith("stockfish")  # noqa: E731
+    anchored = [_pairing(r) for r in full if r["engines"]["opponent"]["rating"] and not is_rung(r)]
+    if not anchored:
+        return "no gauntlet match against an anchor in docs/matches yet"
+    fit = fit_rating(anchored)
+    lines = [f"The full engine against the anchors ({SCALE}, {ANCHOR_LIST}):", table(fit), ""]
+    lines += ["| opponent | games | result (ours) | Elo (95 %) | time losses (ours/theirs) |", "|---|---|---|---|---|"]
+    for r in full:
+        opponent = r["engines"]["opponent"]
+        lines.append(f"| {opponent['version']} ({opponent['name']}) | {r['games']} | +{r['wins']} ={r['draws']} "
+                     f"-{r['losses']} | {r['elo']} ({r['elo_low']}..{r['elo_high']}) | "
+                     f"{r['time_losses']['ours']}/{r['time_losses']['opponent']} |")
+    rungs = [_pairing(r) for r in full if is_rung(r)]
+    if not rungs:
+        return "\n".join(lines)
+    rung_fit = fit_rating(rungs)  # the full engine's rating if the rungs stood at their numbers
+    offset = fit.rating - rung_fit.rating
+    spread = math.hypot((fit.high - fit.low) / 2, (rung_fit.high - rung_fit.low) / 2)
+    lines += ["", f"Stockfish's rungs at {TIME_CONTROL} on this scale: their UCI_Elo {offset:+.0f} "
+                  f"(95 %: ±{spread:.0f}), from {sum(p.games for p in rungs)} games of the full engine against them"]
+    levels = sorted((r for r in every if "level" in r), key=lambda r: r["level"])
+    if levels:
+        lines += ["", "| level | rung | games | result | rating (95 %) |", "|---|---|---|---|---|"]
+    for r in levels:
+        rung = r["engines"]["opponent"]["rating"]
+        centre, low, high = level_rating(r, offset, spread)
+        lines.append(f"| {r['level']} | {rung} | {r['games']} | +{r['wins']} ={r['draws']} -{r['losses']} | "
+                     f"{centre:.0f} ({low:.0f}..{high:.0f}) |")
+    lines.append(f"| {len(LEVELS)} (full strength) | | {fit.games} | | {fit.rating:.0f} ({fit.low:.0f}..{fit.high:.0f}) |")
+    return "\n".join(lines)
+
+
+def level_rating(record, offset: float, spread: float) -> Tuple[float, float, float]:
+    """(rating, low, high) of a level's match record, its rung placed at its number plus ``offset``
+    (± ``spread`` at 95 %): the 95 % half-widths of the match and of the offset add as variances."""
+    pairing = _pairing(record)
+    fitted = fit_rating([Pairing(pairing.name, pairing.rating + offset, pairing.wins, pairing.draws, pairing.losses)])
+    half_low, half_high = fitted.rating - fitted.low, fitted.high - fitted.rating
+    return (fitted.rating, fitted.rating - math.hypot(half_low, spread), fitted.rating + math.hypot(half_high, spread))
+
+
+# -- a level as a UCI engine ----------------------------------------------------------------------------------------
 def run_level_uci(number: int) -> int:
     """Level ``number`` as a UCI engine on stdin/stdout until ``quit``."""
-    import threading
-
     from ..whole_game.player import Player
     from ..whole_game.uci import UciEngine
 
     level = LEVELS[number - 1]
-    # the kernels load while the match sets up (uciok must come at once); the first move waits for them
-    loading = threading.Thread(target=lambda: __import__("Util.whole_game.search"), daemon=True)
-    loading.start()
+    from ..whole_game.levels import LevelPlayer
 
     def make_player(**options):
-        loading.join()
         return LevelPlayer(Player(**options), level)
 
     def write(line: str) -> None:
@@ -107,31 +344,45 @@ def run_level_uci(number: int) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["uci"]:
-        return run_level_uci(int(argv[1]) if len(argv) > 1 else len(LEVELS))
-    parser = argparse.ArgumentParser(prog="python -m Util.whole_game_lab.calibration",
-                                     description="each level against Stockfish's UCI_Elo ladder")
-    parser.add_argument("--levels", default=f"1-{len(LEVELS)}", help="e.g. 1-8 or 1,3,5")
-    parser.add_argument("--games", type=int, default=10, help="games per level (pairs, colours swapped)")
-    parser.add_argument("--tc", default="10+0.1", help="BASE+INCREMENT seconds")
-    parser.add_argument("--start", type=int, default=0, help="first opening of the shared file")
-    parser.add_argument("--pgn", type=Path, default=Path("Tests") / "levels.pgn")
+    parser = argparse.ArgumentParser(prog="python -m Util.whole_game_lab.calibration", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("gauntlet", help="the full engine against one opponent")
+    g.add_argument("opponent", choices=sorted(OPPONENTS))
+    lv = sub.add_parser("level", help="one level against a Stockfish rung")
+    lv.add_argument("number", type=int, choices=range(1, len(LEVELS)))
+    lv.add_argument("--rung", type=int, help="Stockfish's UCI_Elo (default: the level's of LEVEL_RUNGS)")
+    for p, default in ((g, 100), (lv, 40)):
+        p.add_argument("--games", type=int, default=default, help=f"an even number (default {default})")
+        p.add_argument("--start", type=int, default=1, help="the first opening (default 1)")
+        p.add_argument("--slug", help="the records' file name (default: from what is played and today's date)")
+    sub.add_parser("report", help="the tables of the records in docs/matches")
+    u = sub.add_parser("uci", help="a level as a UCI engine")
+    u.add_argument("number", type=int, nargs="?", default=len(LEVELS))
     args = parser.parse_args(argv)
-    control = TimeControl.parse(args.tc)
-    rows = []
-    for number in _levels(args.levels):
-        rung, result = measure_level(number, args.games, control, args.start, pgn=args.pgn)
-        rows.append((number, rung, result))
-        print(_row(number, rung, result), flush=True)
-    print(f"\n{args.tc} games, one at a time; Stockfish 15.1 at the UCI_Elo shown; 95 % intervals")
+    if args.command == "uci":
+        return run_level_uci(args.number)
+    if args.command == "report":
+        print(report())
+        return 0
+    if args.games < 2 or args.games % 2:
+        parser.error("--games must be an even number, 2 or more (each opening is played with both colours)")
+    today = datetime.date.today().isoformat()
+    try:
+        if args.command == "gauntlet":
+            opponent = OPPONENTS[args.opponent]
+            record = play(args.slug or f"{today}-chessai-vs-{opponent.name}", ours_engine(), "chessAI", opponent,
+                          args.games, args.start)
+        else:
+            rung = args.rung or LEVEL_RUNGS[args.number]
+            opponent = stockfish(rung)
+            record = play(args.slug or f"{today}-level{args.number}-vs-{opponent.name}", level_engine(args.number),
+                          f"chessAI-level-{args.number}", opponent, args.games, args.start, {"level": args.number})
+    except (FileNotFoundError, FileExistsError) as error:
+        parser.exit(2, f"calibration: {error}\n")
+    print(f"{record['engines']['ours']['name']} vs {record['engines']['opponent']['version']}: +{record['wins']} "
+          f"={record['draws']} -{record['losses']}, Elo {record['elo']} ({record['elo_low']}..{record['elo_high']}), "
+          f"time losses {record['time_losses']}; {record['load']}")
     return 0
-
-
-def _row(number: int, rung: int, result: MatchResult) -> str:
-    low, high = rung + result.elo_low, rung + result.elo_high
-    return (f"level {number} (label {LEVELS[number - 1].elo}): vs Stockfish UCI_Elo {rung}: {result.line()} "
-            f"-> about {rung + result.elo:.0f} Elo (95 %: {low:.0f}..{high:.0f}), {result.games} games")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import random
 import re
 from dataclasses import dataclass, replace
@@ -126,34 +127,40 @@ def stockfish_label(engine: chess.engine.SimpleEngine, board: chess.Board, depth
     return float(expected_score(score.score())), f"sf d{depth} cp {score.score()}"
 
 
-def label_line(engine, fen: str, number: int, depth: int, quiet: QuietCheck) -> Iterator[Labelled]:
+def label_line(engine, fen: str, number: int, depth: int, quiet: QuietCheck,
+               line_plies: int = LINE_PLIES, keep_every: Tuple[int, int] = KEEP_EVERY) -> Iterator[Labelled]:
     """The labelled quiet positions of one line played from opening ``fen`` (number ``number``, which also
-    seeds the line's random choices, so that a line is the same each time)."""
+    seeds the line's random choices, so that a line is the same each time): ``line_plies`` plies, a
+    position kept every ``keep_every`` plies (a range drawn from)."""
     rng = random.Random(number)
     board = chess.Board(fen)
-    keep_at = rng.randint(0, KEEP_EVERY[1])
-    for ply in range(LINE_PLIES):
+    keep_at = rng.randint(0, keep_every[1])
+    for ply in range(line_plies):
         if board.is_game_over(claim_draw=True):
             return
         if ply >= keep_at and quiet(board):
             labelled = stockfish_label(engine, board, depth)
             if labelled is not None:
                 yield Labelled(board.fen(), labelled[0], f"opening {number}", labelled[1])
-            keep_at = ply + rng.randint(*KEEP_EVERY)
+            keep_at = ply + rng.randint(*keep_every)
         board.push(sane_move(engine, board, rng))
 
 
 def label_openings(openings: Sequence[str], count: int, depth: int, first: int = 0,
-                   engine: Optional[chess.engine.SimpleEngine] = None) -> Iterator[Labelled]:
-    """``count`` labelled positions (fewer if the openings run out) from the lines of ``openings[first:]``."""
+                   engine: Optional[chess.engine.SimpleEngine] = None, line_plies: int = LINE_PLIES,
+                   keep_every: Tuple[int, int] = KEEP_EVERY) -> Iterator[Labelled]:
+    """``count`` labelled positions from the lines numbered ``first`` on: line n is played from opening
+    ``n % len(openings)`` with the random choices of seed n, so that the openings are played again (other
+    lines) once each has been played."""
     own = engine is None
     engine = engine or open_stockfish()
     quiet = QuietCheck()
     made = 0
     try:
         with tqdm(total=count, desc="labelling", unit="position") as bar:
-            for number in range(first, len(openings)):
-                for labelled in label_line(engine, openings[number], number, depth, quiet):
+            for number in itertools.count(first):
+                for labelled in label_line(engine, openings[number % len(openings)], number, depth, quiet,
+                                           line_plies, keep_every):
                     yield labelled
                     made += 1
                     bar.update()
@@ -395,7 +402,8 @@ def gather(args) -> List[Labelled]:
         done = [int(item.group.split()[-1]) for item in by_stockfish if item.group.startswith("opening ")]
         first = max(done) + 1 if done else 0
         print(f"labelling {missing} positions with Stockfish at depth {args.depth} from opening {first} on")
-        append_cache(args.cache, label_openings(openings, missing, args.depth, first))
+        append_cache(args.cache, label_openings(openings, missing, args.depth, first, line_plies=args.line_plies,
+                                                keep_every=args.every))
     if args.pgn:
         seen = {item.group.split(" game ")[0] for item in cached if item.source.startswith("result")}
         new = [path for path in args.pgn if path.name not in seen]
@@ -407,10 +415,25 @@ def gather(args) -> List[Labelled]:
     return [item for item in every if item.source.startswith(wanted)]
 
 
+def _plies_range(text: str) -> Tuple[int, int]:
+    low, _, high = text.partition("-")
+    try:
+        bounds = (int(low), int(high or low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}': give LOW-HIGH plies, e.g. 3-5") from None
+    if not 1 <= bounds[0] <= bounds[1]:
+        raise argparse.ArgumentTypeError(f"'{text}': need 1 <= LOW <= HIGH")
+    return bounds
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=6000, help="positions labelled by Stockfish (default 6000)")
     parser.add_argument("--depth", type=int, default=8, help="Stockfish's depth for a label (default 8)")
+    parser.add_argument("--line-plies", type=int, default=LINE_PLIES,
+                        help=f"plies played on from each opening (default {LINE_PLIES})")
+    parser.add_argument("--every", type=_plies_range, default=KEEP_EVERY,
+                        help=f"a position kept every LOW-HIGH plies of a line (default {KEEP_EVERY[0]}-{KEEP_EVERY[1]})")
     parser.add_argument("--openings", type=Path, help="a FEN file of openings (default: the shared openings)")
     parser.add_argument("--pgn", type=Path, nargs="*", default=[], help="games whose results label positions")
     parser.add_argument("--labels", choices=("stockfish", "results", "all"), default="stockfish",

@@ -1,0 +1,129 @@
+"""The strength lab: the rating fit against anchors, the XBoard-as-UCI bridge with Debian's Phalanx, the
+match records' counting, and the Texel coefficients' exactness."""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+import shutil
+import textwrap
+
+import chess
+import numpy as np
+import pytest
+
+from Util.whole_game.evaluation import DEFAULT_WEIGHTS, parameters, weights_from_parameters
+from Util.whole_game_lab.elo import match_result
+from Util.whole_game_lab.rating import Pairing, expected_score, fit_rating
+
+
+def test_a_single_pairing_fits_the_anchor_plus_the_match_difference():
+    result = match_result(wins=40, draws=30, losses=30)
+    fit = fit_rating([Pairing("anchor", 2500, 40, 30, 30)])
+    assert fit.rating == pytest.approx(2500 + result.elo, abs=0.01)
+    # the sandwich interval of one pairing is the match's own interval, mapped to the rating
+    assert fit.high - fit.low == pytest.approx(result.elo_high - result.elo_low, rel=0.1)
+
+
+def test_the_fit_solves_the_likelihood_equation_between_two_anchors():
+    pairings = [Pairing("weak", 2400, 60, 20, 20), Pairing("strong", 2800, 10, 20, 70)]
+    fit = fit_rating(pairings)
+    expected = sum(p.games * expected_score(fit.rating, p.rating) for p in pairings)
+    assert expected == pytest.approx(sum(p.points for p in pairings), abs=1e-6)
+    assert 2400 < fit.rating < 2800 and fit.low < fit.rating < fit.high
+
+
+def test_a_fit_of_nothing_but_wins_is_refused():
+    with pytest.raises(ValueError, match="one way"):
+        fit_rating([Pairing("a", 2000, 10, 0, 0), Pairing("b", 2200, 5, 0, 0)])
+
+
+def test_parameters_and_back_are_the_same_weights():
+    p = parameters(DEFAULT_WEIGHTS)
+    assert np.array_equal(parameters(weights_from_parameters(p)), p)
+
+
+def test_texel_coefficients_predict_the_evaluation_of_changed_weights():
+    from Util.whole_game_lab.texel import coefficients, tunable_indices
+    from Util.whole_game_lab.tuning import Labelled, PositionSet
+
+    rng = random.Random(3)
+    boards = []
+    for _ in range(12):
+        board = chess.Board()
+        for _ in range(rng.randint(4, 40)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if not board.is_game_over():
+            boards.append(board)
+    positions = PositionSet([Labelled(b.fen(), 0.5, str(i), "test") for i, b in enumerate(boards)])
+    tunable = tunable_indices()
+    base, indptr, indices, data = coefficients(positions, DEFAULT_WEIGHTS, tunable)
+    change = np.array([rng.choice((-24, 0, 24, 48)) for _ in tunable], np.float64)
+    predicted = base + np.array([sum(data[k] * change[indices[k]] for k in range(indptr[n], indptr[n + 1]))
+                                 for n in range(len(positions))])
+    params = parameters(DEFAULT_WEIGHTS)
+    params[tunable] += change.astype(np.int64)
+    actual = positions.evaluations(weights_from_parameters(params))
+    # whole multiples of 24 centipawns move the evaluation by whole centipawns: the prediction is exact
+    assert np.allclose(predicted, actual, atol=1e-6)
+
+
+def test_match_records_count_wins_draws_losses_and_time_losses(tmp_path):
+    from Util.whole_game_lab.calibration import count_games
+
+    pgn = tmp_path / "m.pgn"
+    pgn.write_text(textwrap.dedent("""\
+        [White "chessAI"]
+        [Black "other"]
+        [Result "1-0"]
+        [Termination "normal"]
+
+        1. e4 e5 1-0
+
+        [White "other"]
+        [Black "chessAI"]
+        [Result "1-0"]
+        [Termination "time forfeit"]
+
+        1. e4 e5 1-0
+
+        [White "other"]
+        [Black "chessAI"]
+        [Result "1/2-1/2"]
+        [Termination "normal"]
+
+        1. e4 e5 1/2-1/2
+
+        [White "chessAI"]
+        [Black "other"]
+        [Result "1-0"]
+        [Termination "time forfeit"]
+
+        1. e4 e5 1-0
+        """))
+    counts = count_games(pgn, "chessAI")
+    assert counts == {"wins": 2, "draws": 1, "losses": 1, "time_ours": 1, "time_opponent": 1}
+
+
+@pytest.mark.skipif(shutil.which("phalanx", path="/usr/games:/usr/bin") is None, reason="apt-get install phalanx")
+def test_phalanx_answers_uci_through_the_bridge():
+    from Util.whole_game_lab.xboard_uci import main
+
+    board = chess.Board()
+    board.push_uci("e2e4")
+    out = io.StringIO()
+    commands = io.StringIO("uci\nisready\nucinewgame\nposition startpos moves e2e4\n"
+                           "go wtime 3000 btime 3000 winc 100 binc 100\nquit\n")
+    phalanx = shutil.which("phalanx", path="/usr/games:/usr/bin")
+    assert main([phalanx, "-b-", "-l-"], stdin=commands, stdout=out) == 0
+    lines = out.getvalue().splitlines()
+    assert "uciok" in lines and "readyok" in lines
+    assert any(line.startswith("id name Phalanx") for line in lines)
+    best = [line for line in lines if line.startswith("bestmove")]
+    assert len(best) == 1 and chess.Move.from_uci(best[0].split()[1]) in board.legal_moves
+    info = lines[lines.index(best[0]) - 1]
+    assert info.startswith("info depth") and math.isfinite(float(info.split()[2]))
