@@ -27,10 +27,10 @@ from .kernels.score import INFINITE, MATE, MATE_BOUND
 from .kernels.search import search_root
 from .kernels.tt import entry_move, tt_index
 from .kernels.tables import CODES, COUNT, DATA, FIRST_ROW, PAWNS, PIECES, ROWS, SIGNATURE, SIZE, SWAPPED, signature
-from .kernels.work import (FEATURE_NAMES, FEATURES, HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV,
+from .kernels.work import (CURRENT, FEATURE_NAMES, FEATURES, HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV,
                            PV_LENGTH, SCORES, SELDEPTH, STOP, TB_HITS, TB_MAX_MATERIALS, TB_ROW, work_size)
 from .position import Arrays, tables, to_arrays, to_move
-from .timeman import DEFAULT_MOVE_OVERHEAD, Limits, SearchClock, Watchdog, time_budget
+from .timeman import DEFAULT_MOVE_OVERHEAD, NEW_DEPTH_SHARE, Limits, SearchClock, Watchdog, time_budget
 
 if TYPE_CHECKING:
     from ..board.material import Material
@@ -125,7 +125,7 @@ class Searcher:
     def new_game(self) -> None:
         """Forgets the transposition table and the history (a new game or position)."""
         self.tt[:] = 0
-        self.work[HISTORY:HISTORY + 2 * 4096] = 0
+        self.work[HISTORY:CURRENT] = 0  # the history and the countermoves
 
     def set_weights(self, weights: Weights) -> None:
         """Evaluates with ``weights`` from now on (and forgets what was learnt with the old ones)."""
@@ -203,7 +203,7 @@ class Searcher:
                 if on_info:
                     on_info(best)
                 soft = clock.soft
-                if soft is not None and clock.elapsed() >= 0.5 * soft:
+                if soft is not None and clock.elapsed() >= NEW_DEPTH_SHARE * soft:
                     break
                 mate = mate_in_moves(score)
                 if (mate is not None and not limits.infinite and not clock.pondering and limits.depth is None

@@ -6,7 +6,7 @@ moves to the next time control, a fixed move time) and the move overhead.
     from Util.whole_game.timeman import Limits, time_budget
 
     budget = time_budget(Limits(wtime=10.0, btime=10.0, winc=0.1, binc=0.1), chess.WHITE, overhead=0.03)
-    budget.soft, budget.hard      # seconds: no new depth after soft, stop at hard
+    budget.soft, budget.hard      # seconds: no new depth late in soft (NEW_DEPTH_SHARE), stop at hard
     clock = SearchClock(budget)   # what the search reads; clock.start(budget) at ponderhit
 
 The **move overhead** (UCI's ``Move Overhead``, :data:`DEFAULT_MOVE_OVERHEAD` for callers of the search)
@@ -32,16 +32,18 @@ from typing import NamedTuple, Optional
 
 import chess
 
-__all__ = ["DEFAULT_MOVE_OVERHEAD", "DEFAULT_MOVES_TO_GO", "Budget", "Limits", "SearchClock", "Watchdog", "time_budget"]
+__all__ = ["DEFAULT_MOVE_OVERHEAD", "DEFAULT_MOVES_TO_GO", "NEW_DEPTH_SHARE", "Budget", "Limits", "SearchClock", "Watchdog", "time_budget"]
 
 #: Seconds kept back from the clock for a move's way to the board when the caller gives none.
 DEFAULT_MOVE_OVERHEAD = 0.05
 #: The moves a clock is shared over when ``movestogo`` is not given, and the most it is shared over.
-DEFAULT_MOVES_TO_GO, MAX_MOVES_TO_GO = 30, 50
+DEFAULT_MOVES_TO_GO, MAX_MOVES_TO_GO = 25, 50
 #: Never plan to use more than this share of the clock left on one move, nor think past this share of it.
 SOFT_SHARE, HARD_SHARE = 0.4, 0.5
 #: The hard limit, in soft limits.
 HARD_PER_SOFT = 4
+#: No new depth is begun after this share of the soft limit (the next one would most likely not end by it).
+NEW_DEPTH_SHARE = 0.7
 #: The share of the clock a move may use before the last move of a time control (``movestogo 1``).
 LAST_MOVE_SHARE = 0.7
 #: The least time a move is given, in seconds, whatever the clock says.

@@ -1,5 +1,5 @@
-"""Move ordering and the static exchange evaluation (SEE): captures by the value they win, then killers and
-the history of quiet moves that cut off before."""
+"""Move ordering and the static exchange evaluation (SEE): captures by the value they win, then killers, the
+countermove and the history of quiet moves that cut off before."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ from numba import njit
 from .bitboards import KING, KNIGHT, PAWN_ATTACKS, bishop_attacks, bit, lsb, rook_attacks
 from .move import EN_PASSANT, QUEEN_PROMOTION, from_square, from_to, kind_of, promotion_of, to_square
 from .position import ALL_MEN, BOARD, EMPTY
-from .work import CAPTURE_ORDERING, FEATURES, GAINS, HISTORY, KILLERS, MOVES, SCORES
+from .work import CAPTURE_ORDERING, COUNTERMOVES, COUNTERS, CURRENT, FEATURES, GAINS, HISTORY, KILLERS, MOVES, SCORES
 
 SEE_VALUES = np.array([100, 320, 330, 500, 950, 20000, 0], np.int64)
 TT_MOVE_SCORE = 1 << 30
 GOOD_CAPTURE = 1 << 28
-KILLER_1, KILLER_2 = (1 << 27), (1 << 27) - 1
+KILLER_1, KILLER_2, COUNTER = (1 << 27), (1 << 27) - 1, (1 << 27) - 2
+#: History scores stay within ± this (each update moves a score towards its bound by its share of the way).
+HISTORY_MAX = 16384
 BAD_CAPTURE = -(1 << 28)
 
 
@@ -86,10 +88,15 @@ def see(bb, st, tables, work, move):
 @njit(cache=True, nogil=True)
 def score_moves(bb, st, tables, work, ply, n, tt_move, side):
     """Scores ply ``ply``'s ``n`` moves for ordering: the table's move, winning and equal captures by
-    victim then attacker (MVV-LVA), queen promotions, the two killers, quiet moves by history, losing
-    captures last."""
+    victim then attacker (MVV-LVA), queen promotions, the two killers, the countermove (the quiet move
+    that last refuted the opponent's last move), quiet moves by history, losing captures last."""
     base = ply * 256
     killer_1, killer_2 = work[KILLERS + 2 * ply], work[KILLERS + 2 * ply + 1]
+    counter = -1
+    if ply > 0 and work[FEATURES + COUNTERMOVES]:
+        previous = work[CURRENT + ply - 1]
+        if previous:
+            counter = work[COUNTERS + side * 4096 + from_to(previous)]
     for i in range(base, base + n):
         move = work[MOVES + i]
         if move == tt_move:
@@ -112,10 +119,19 @@ def score_moves(bb, st, tables, work, ply, n, tt_move, side):
             work[SCORES + i] = KILLER_1
         elif move == killer_2:
             work[SCORES + i] = KILLER_2
+        elif move == counter:
+            work[SCORES + i] = COUNTER
         elif promotion:
             work[SCORES + i] = BAD_CAPTURE - 1000 + promotion
         else:
             work[SCORES + i] = work[HISTORY + side * 4096 + from_to(move)]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def update_history(work, slot, bonus):
+    """Moves the history score at ``slot`` by ``bonus`` (negative: a malus), less the nearer it is to
+    :data:`HISTORY_MAX` in that direction (history "gravity": old successes fade)."""
+    work[slot] += bonus - work[slot] * abs(bonus) // HISTORY_MAX
 
 
 @njit(cache=True, nogil=True, inline="always")

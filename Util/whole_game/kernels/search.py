@@ -1,6 +1,6 @@
 """The search: negamax alpha-beta with principal variation search, a transposition table, null-move
-pruning, reverse futility and late-move pruning, late-move reductions, check extension, quiescence search
-and mate scores by distance.
+pruning, reverse futility, futility, late-move and SEE pruning, late-move reductions (less for moves with a
+good history), internal iterative reduction, check extension, quiescence search and mate scores by distance.
 
 A kernel has no objects: what a search keeps between nodes lives in the position's arrays (``bb``, ``st``,
 see :mod:`.position`), the transposition table ``tt`` (:mod:`.tt`) and the
@@ -19,23 +19,37 @@ from numba import njit
 from .evaluation import evaluate
 from .move import EN_PASSANT, from_square, from_to, promotion_of, kind_of, to_square
 from .movegen import generate
-from .ordering import SEE_VALUES, pick, score_moves, see
+from .ordering import BAD_CAPTURE, HISTORY_MAX, SEE_VALUES, pick, score_moves, see, update_history
 from .position import (BOARD, EMPTY, HALFMOVE, KEYS, PLY, SIDE, UNDO, in_check, insufficient_material,
                        is_repetition, make_move, make_null, unmake_move, unmake_null)
 from .score import DRAW, INFINITE, MATE, MATE_BOUND
 from .tables import NO_PROBE, probe
 from .tt import EXACT, LOWER, UPPER, entry_bound, entry_depth, entry_move, entry_score, tt_index, tt_store
-from .work import (CHECK_EXTENSION, FEATURES, HISTORY, KILLERS, KILLERS_HISTORY, LATE_MOVE_PRUNING,
-                   LATE_MOVE_REDUCTIONS, MAX_PLY, MOVES, NODE_LIMIT, NODES, NULL_MOVE, PARAMS, PV, PV_LENGTH, PVS,
-                   QUIESCENCE, QUIESCENCE_PRUNING, REVERSE_FUTILITY, SCORES, SELDEPTH, STOP, TT_CUTS)
+from .work import (CHECK_EXTENSION, COUNTERS, CURRENT, FEATURES, FUTILITY, HISTORY, IIR, KILLERS, KILLERS_HISTORY,
+                   LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, MAX_PLY, MOVES, NODE_LIMIT, NODES, NULL_MOVE, PARAMS, PV,
+                   PV_LENGTH, PVS, QUIESCENCE, QUIESCENCE_PRUNING, REVERSE_FUTILITY, SCORES, SEE_PRUNING, SELDEPTH,
+                   STOP, TT_CUTS)
 
 POLL = 1023
 FEW_MOVES = 4  # no null move with this many legal moves or fewer: zugzwang is likely
 # Recursive kernels are compiled for these types when the module loads (types inferred through recursion
 # do not come back reliably from numba's cache): bits, state, tables, tt, work, then integers.
 ARRAYS = "uint64[::1], int64[::1], uint64[::1], uint64[::1], int64[::1]"
+#: Futility pruning: at depth d (1..3) a quiet move is not tried when the static evaluation plus
+#: FUTILITY_MARGIN[d] cannot reach alpha (centipawns).
+FUTILITY_MARGIN = np.array([0, 150, 250, 350], np.int64)
+#: The most a cut-off moves a history score (a depth's square, capped).
+HISTORY_BONUS_MAX = 400
+#: A capture scored below this by the ordering loses material by its exchange (see :mod:`.ordering`).
+LOSING_CAPTURE = BAD_CAPTURE + (1 << 20)
 LMR = np.array([[0 if d < 3 or i < 3 else int(0.8 + np.log(d) * np.log(i) / 2.3) for i in range(64)]
                 for d in range(32)], np.int64)  # by depth and move number
+
+
+@njit(cache=True, nogil=True, inline="always")
+def is_quiet(st, move):
+    """Whether ``move`` neither captures nor promotes (on the position before it is made)."""
+    return st[BOARD + to_square(move)] == EMPTY and promotion_of(move) == 0 and kind_of(move) != EN_PASSANT
 
 
 @njit(cache=True, nogil=True)
@@ -140,11 +154,18 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
             bound = entry_bound(data)
             if bound == EXACT or (bound == LOWER and tt_score >= beta) or (bound == UPPER and tt_score <= alpha):
                 return tt_score
+    # internal iterative reduction: a node without a table move is searched a ply less (its move
+    # ordering is poor, and the next iteration comes back with a move)
+    if depth >= 4 and tt_move == 0 and work[FEATURES + IIR]:
+        depth -= 1
     side = st[SIDE]
     base = ply * 256
     n = -1
+    futile = False
     if not check and not pv_node:
         static = evaluate(bb, st, tables, work, PARAMS)
+        futile = (depth <= 3 and static + FUTILITY_MARGIN[depth] <= alpha and abs(alpha) < MATE_BOUND
+                  and work[FEATURES + FUTILITY])
         # reverse futility: far enough above beta that a few plies will not bring it back
         if (depth <= 5 and static - 85 * depth >= beta and abs(beta) < MATE_BOUND
                 and work[FEATURES + REVERSE_FUTILITY]):
@@ -157,6 +178,7 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
                 and work[FEATURES + NULL_MOVE]):
             n = generate(bb, st, tables, work, MOVES + base, True)
         if n > FEW_MOVES:
+            work[CURRENT + ply] = 0
             make_null(bb, st, tables)
             score = -negamax(bb, st, tables, tt, work, -beta, -beta + 1, depth - 4 - depth // 4, ply + 1, off)
             unmake_null(st)
@@ -174,14 +196,20 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
     original_alpha = alpha
     for i in range(n):
         move = pick(work, base + i, base + n)
-        quiet = st[BOARD + to_square(move)] == EMPTY and promotion_of(move) == 0 and kind_of(move) != EN_PASSANT
+        quiet = is_quiet(st, move)
+        order = work[SCORES + base + i]
+        work[CURRENT + ply] = move
         make_move(bb, st, tables, move)
         gives_check = in_check(bb, st, tables)
-        # late move pruning: at the last plies, quiet moves far down the list are not tried (unless checks)
-        if (not pv_node and not check and quiet and not gives_check and depth <= 3 and i >= 4 + 4 * depth * depth
-                and best > -MATE_BOUND and work[FEATURES + LATE_MOVE_PRUNING]):
-            unmake_move(bb, st, move)
-            continue
+        if not pv_node and not check and not gives_check and best > -MATE_BOUND:
+            # late move pruning: at the last plies, quiet moves far down the list are not tried;
+            # futility pruning: nor any quiet move when the static evaluation is far below alpha;
+            # SEE pruning: nor a capture that loses material, at the last two plies
+            if ((quiet and depth <= 3 and i >= 4 + 4 * depth * depth and work[FEATURES + LATE_MOVE_PRUNING])
+                    or (quiet and futile)
+                    or (not quiet and depth <= 2 and order < LOSING_CAPTURE and work[FEATURES + SEE_PRUNING])):
+                unmake_move(bb, st, move)
+                continue
         if i == 0 or not work[FEATURES + PVS]:
             score = -negamax(bb, st, tables, tt, work, -beta, -alpha, depth - 1, ply + 1, on)
         else:
@@ -191,8 +219,11 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
                 reduction = LMR[min(depth, 31), min(i, 63)]
                 if pv_node:
                     reduction -= 1
-                if work[SCORES + base + i] >= (1 << 26):
-                    reduction -= 1  # a killer
+                if order >= (1 << 26):
+                    reduction -= 1  # a killer or the countermove
+                elif work[FEATURES + KILLERS_HISTORY]:
+                    # by the move's history, up or down (rounded towards zero)
+                    reduction -= order // (HISTORY_MAX // 2) if order >= 0 else -(-order // (HISTORY_MAX // 2))
                 reduction = max(0, min(reduction, depth - 2))
             score = -negamax(bb, st, tables, tt, work, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1, on)
             if score > alpha and reduction > 0:
@@ -218,11 +249,15 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
                         if work[KILLERS + 2 * ply] != move:
                             work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
                             work[KILLERS + 2 * ply] = move
-                        slot = HISTORY + side * 4096 + from_to(move)
-                        work[slot] += depth * depth
-                        if work[slot] > (1 << 24):
-                            for j in range(HISTORY, HISTORY + 2 * 4096):
-                                work[j] //= 2
+                        # the move that cut gains, the quiet moves tried before it lose as much
+                        bonus = min(depth * depth, HISTORY_BONUS_MAX)
+                        update_history(work, HISTORY + side * 4096 + from_to(move), bonus)
+                        for j in range(base, base + i):
+                            tried = work[MOVES + j]
+                            if is_quiet(st, tried):
+                                update_history(work, HISTORY + side * 4096 + from_to(tried), -bonus)
+                        if ply > 0 and work[CURRENT + ply - 1]:
+                            work[COUNTERS + side * 4096 + from_to(work[CURRENT + ply - 1])] = move
                     break
     bound = LOWER if best >= beta else (EXACT if best > original_alpha else UPPER)
     tt_store(tt, key, best_move, best, depth, bound, ply)
@@ -244,6 +279,7 @@ def search_root(bb, st, tables, tt, work, root_moves, root_nodes, n, alpha, beta
     for i in range(n):
         move = root_moves[i]
         before = work[NODES]
+        work[CURRENT] = move
         make_move(bb, st, tables, move)
         if i == 0:
             score = -negamax(bb, st, tables, tt, work, -beta, -alpha, depth - 1, on, on)
