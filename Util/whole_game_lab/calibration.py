@@ -11,7 +11,7 @@
 level N against Stockfish 15.1 limited to a ``UCI_Elo`` rung near it (``--rung``, default
 :data:`LEVEL_RUNGS`).  One match a run, so that other measurements can take turns with it.  Every match
 is played by fastchess at 10 s + 0.1 s from the shared openings (``openings_chessathome.fen``, in order),
-each opening twice with the colours swapped, one game at a time, every engine with one thread, its book
+each opening twice with the colours swapped, at most one game a core (``--concurrency``), every engine with one thread, its book
 and learning off and its ``Move Overhead`` at most 100 ms, a time margin of :data:`TIME_MARGIN_MS`; its
 games go to ``docs/matches/<slug>.pgn`` and its record to ``docs/matches/<slug>.json`` (the keys of
 ``docs/matches/README.md``).
@@ -203,9 +203,12 @@ def count_games(pgn: Path, ours: str) -> Dict[str, int]:
 
 
 def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, games: int, start: int = 1,
-         extra: Optional[Dict[str, object]] = None) -> Dict[str, object]:
-    """Plays one fastchess match (``games`` games, colours swapped, from opening ``start`` on) and writes
-    ``docs/matches/<slug>.pgn`` and ``.json``; returns the record."""
+         extra: Optional[Dict[str, object]] = None, concurrency: int = 1) -> Dict[str, object]:
+    """Plays one fastchess match (``games`` games, colours swapped, from opening ``start`` on, ``concurrency``
+    games at a time: at most one a core) and writes ``docs/matches/<slug>.pgn`` and ``.json``; returns the
+    record.  ValueError for a concurrency above the cores."""
+    if not 1 <= concurrency <= (os.cpu_count() or 1):
+        raise ValueError(f"concurrency {concurrency}: at most one game a core ({os.cpu_count()} here), at least 1")
     program = find_fastchess()
     openings = default_openings_file()
     MATCHES_DIR.mkdir(parents=True, exist_ok=True)
@@ -215,7 +218,7 @@ def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, g
     command = [program, "-engine", f"name={ours_name}", *ours, "-engine", f"name={opponent.name}",
                *opponent.fastchess, "-each", f"tc={TIME_CONTROL}", f"timemargin={TIME_MARGIN_MS}",
                "-openings", f"file={openings}", "format=epd", "order=sequential", f"start={start}",
-               "-rounds", str(games // 2), "-repeat", "-concurrency", "1", "-recover",
+               "-rounds", str(games // 2), "-repeat", "-concurrency", str(concurrency), "-recover",
                "-pgnout", f"file={pgn}", "timeleft=true", "nodes=true", "seldepth=true"]
     started = datetime.datetime.now(datetime.timezone.utc)
     load = LoadWatch()
@@ -241,7 +244,7 @@ def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, g
         "games": result.games, "wins": result.wins, "draws": result.draws, "losses": result.losses,
         "time_losses": {"ours": counts["time_ours"], "opponent": counts["time_opponent"]},
         "elo": _finite(result.elo), "elo_low": _finite(result.elo_low), "elo_high": _finite(result.elo_high),
-        "load": load_text, **(extra or {}),
+        "concurrency": concurrency, "load": load_text, **(extra or {}),
     }
     record_path.write_text(json.dumps(record, indent=1) + "\n")
     return record
@@ -355,6 +358,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         p.add_argument("--games", type=int, default=default, help=f"an even number (default {default})")
         p.add_argument("--start", type=int, default=1, help="the first opening (default 1)")
         p.add_argument("--slug", help="the records' file name (default: from what is played and today's date)")
+        p.add_argument("--concurrency", type=int, default=1,
+                       help=f"games at a time, at most one a core ({os.cpu_count()} here; default 1)")
     sub.add_parser("report", help="the tables of the records in docs/matches")
     u = sub.add_parser("uci", help="a level as a UCI engine")
     u.add_argument("number", type=int, nargs="?", default=len(LEVELS))
@@ -371,13 +376,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == "gauntlet":
             opponent = OPPONENTS[args.opponent]
             record = play(args.slug or f"{today}-chessai-vs-{opponent.name}", ours_engine(), "chessAI", opponent,
-                          args.games, args.start)
+                          args.games, args.start, concurrency=args.concurrency)
         else:
             rung = args.rung or LEVEL_RUNGS[args.number]
             opponent = stockfish(rung)
             record = play(args.slug or f"{today}-level{args.number}-vs-{opponent.name}", level_engine(args.number),
-                          f"chessAI-level-{args.number}", opponent, args.games, args.start, {"level": args.number})
-    except (FileNotFoundError, FileExistsError) as error:
+                          f"chessAI-level-{args.number}", opponent, args.games, args.start, {"level": args.number},
+                          concurrency=args.concurrency)
+    except (FileNotFoundError, FileExistsError, ValueError) as error:
         parser.exit(2, f"calibration: {error}\n")
     print(f"{record['engines']['ours']['name']} vs {record['engines']['opponent']['version']}: +{record['wins']} "
           f"={record['draws']} -{record['losses']}, Elo {record['elo']} ({record['elo_low']}..{record['elo_high']}), "
