@@ -140,10 +140,11 @@ class MoveService:
 
 
 def levels_answer() -> dict:
-    """``GET /api/levels``: each level's ``number``, ``elo`` (an estimate unless ``measured``), ``label``
-    (docs/levels.md's words), ``depth`` in plies (None: as the time allows), ``movetime`` in seconds at
-    most (None: the clock decides) and whether it plays the ``tables``' moves; and any field a level adds
-    (the scale its Elo is on, its range)."""
+    """``GET /api/levels``: each level's ``number``, ``elo`` (an estimate unless ``measured``) with its 95 %
+    interval ``elo_low`` .. ``elo_high`` (null when not measured), the rating list whose ``scale`` it is on
+    and the ``games`` it rests on, ``label`` (docs/levels.md's words), ``depth`` in plies (None: as the
+    time allows), ``movetime`` in seconds at most (None: the clock decides) and whether it plays the
+    ``tables``' moves."""
     import dataclasses
 
     from ..whole_game.levels import LEVELS

@@ -20,9 +20,10 @@ the plausible ones, a pawn given, a weaker plan, a tactic not seen because the
 search is shallow.  The lowest levels play without the tables (a beginner does
 not mate in exactly the depth to mate); every level uses the opening book.
 
-The Elo of each level (:attr:`Level.elo`) was measured by the ladder of
-:mod:`.calibration` against Stockfish's ``UCI_Elo``; docs/levels.md gives the
-games per level and the intervals.
+Each level's rating (:attr:`Level.elo`, with its 95 % interval ``elo_low`` ..
+``elo_high``) is on the CCRL Blitz scale (:data:`SCALE`), measured at 10 s +
+0.1 s by ``python -m Util.whole_game_lab.calibration`` with fastchess:
+docs/levels.md gives the games and how the scale is reached.
 """
 
 from __future__ import annotations
@@ -39,16 +40,20 @@ from .endgame import probe_tablebase_move
 from .player import MoveResult, missing_table_note
 from .root_moves import MATE_VALUE, rank_root_moves_deepening
 
-__all__ = ["LEVELS", "Level", "LevelPlayer", "level_for_elo", "parse_level"]
+__all__ = ["LEVELS", "Level", "LevelPlayer", "SCALE", "level_for_elo", "parse_level"]
+
+#: The rating list whose scale the levels' ratings are on.
+SCALE = "CCRL Blitz"
 
 
 @dataclass(frozen=True)
 class Level:
-    """One level: ``number`` 1.. (the highest is full strength); ``elo`` its label; ``depth`` plies
-    searched counting its own move (None: as deep as the time allows); ``movetime`` seconds at most per
-    move (None: the clock decides); ``nodes`` per search at most; ``margin`` and ``noise`` the mistakes'
-    size in centipawns (0: it plays its best move); ``tables`` whether it plays the tables' moves;
-    ``measured`` whether ``elo`` was measured (else an estimate)."""
+    """One level: ``number`` 1.. (the highest is full strength); ``elo`` its rating on ``scale``;
+    ``depth`` plies searched counting its own move (None: as deep as the time allows); ``movetime``
+    seconds at most per move (None: the clock decides); ``nodes`` per search at most; ``margin`` and
+    ``noise`` the mistakes' size in centipawns (0: it plays its best move); ``tables`` whether it plays
+    the tables' moves; ``measured`` whether ``elo`` was measured (else an estimate), then ``elo_low`` ..
+    ``elo_high`` its 95 % interval and ``games`` the games it rests on."""
 
     number: int
     elo: int
@@ -59,11 +64,15 @@ class Level:
     noise: int
     tables: bool
     measured: bool = False
+    elo_low: Optional[int] = None
+    elo_high: Optional[int] = None
+    games: int = 0
+    scale: str = SCALE
 
     @property
     def label(self) -> str:
-        """``level 3 (about 1550 Elo)``, or ``... Elo, estimated)`` for a label not measured."""
-        return f"level {self.number} (about {self.elo} Elo{'' if self.measured else ', estimated'})"
+        """``level 3 (about 1550, CCRL Blitz scale)``, or ``(about 1550, estimated)`` when not measured."""
+        return f"level {self.number} (about {self.elo}, {self.scale + ' scale' if self.measured else 'estimated'})"
 
     def limits(self, given=None):
         """The search's :class:`~Util.whole_game.search.Limits`: ``given`` (the clock's) bounded by this
@@ -87,14 +96,14 @@ class Level:
 #: The levels, weakest first; ``LEVELS[n - 1]`` is level n.  Each Elo label was measured against Stockfish's
 #: ``UCI_Elo`` at 10 s + 0.1 s, 20 games per level (docs/levels.md has the results and their intervals).
 LEVELS = (
-    Level(1, 1180, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False, measured=True),
-    Level(2, 1280, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False, measured=True),
-    Level(3, 1550, depth=3, movetime=0.5, nodes=10_000, margin=100, noise=60, tables=False, measured=True),
-    Level(4, 1830, depth=3, movetime=1.0, nodes=20_000, margin=50, noise=30, tables=False, measured=True),
-    Level(5, 1900, depth=4, movetime=1.0, nodes=50_000, margin=30, noise=18, tables=True, measured=True),
-    Level(6, 2000, depth=5, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True, measured=True),
-    Level(7, 2450, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True, measured=True),
-    Level(8, 2850, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True, measured=True),
+    Level(1, 1180, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False),
+    Level(2, 1280, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False),
+    Level(3, 1550, depth=3, movetime=0.5, nodes=10_000, margin=100, noise=60, tables=False),
+    Level(4, 1830, depth=3, movetime=1.0, nodes=20_000, margin=50, noise=30, tables=False),
+    Level(5, 1900, depth=4, movetime=1.0, nodes=50_000, margin=30, noise=18, tables=True),
+    Level(6, 2000, depth=5, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True),
+    Level(7, 2450, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True),
+    Level(8, 2850, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True),
 )
 
 
