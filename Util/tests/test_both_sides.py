@@ -23,9 +23,10 @@ def test_a_material_and_its_colour_swap_share_one_table(name, canonical):
     assert Material.parse(name).canonical.name == canonical
 
 
-def test_more_than_five_pieces_is_refused_with_the_count():
-    with pytest.raises(MaterialError, match="4 pieces besides the kings"):
-        Material.parse("KQRvKRR")
+def test_more_than_six_pieces_is_refused_with_the_count():
+    Material.parse("KQRvKRR")  # six pieces: the compact engine's
+    with pytest.raises(MaterialError, match="5 pieces besides the kings"):
+        Material.parse("KQRvKRRN")
 
 
 def test_there_are_145_tables_up_to_five_pieces():
