@@ -8,6 +8,7 @@ import zipfile
 import numpy as np
 import pytest
 
+from Util.files.blocks import NEWEST_VERSION
 from Util.files.chessai import (FORMAT_VERSION, ChessAIFileError, load_sides, load_table, load_table_with_counts,
                                save_table, save_table_version_3)
 from Util.calculation.boards import board_counts, board_counts_by_winner
@@ -349,7 +350,7 @@ def test_newer_format_version_says_to_update(kqk_file, kqk_file_version_2, tmp_p
     with pytest.raises(ChessAIFileError, match="newer version.*update"):
         load_table(newer)
     newer_blocks = tmp_path / "blocks" / "KQvK.chessAI"
-    _rewrite_header(kqk_file, newer_blocks, version=FORMAT_VERSION + 1)
+    _rewrite_header(kqk_file, newer_blocks, version=NEWEST_VERSION + 1)  # newer than the compact format 5
     with pytest.raises(ChessAIFileError, match="newer version.*update"):
         load_table(newer_blocks)
 
