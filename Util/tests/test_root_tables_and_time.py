@@ -13,7 +13,7 @@ from Util.board.random_boards import random_legal_board
 from Util.validation.references import reference_folder
 from Util.whole_game.player import Player
 from Util.whole_game.syzygy import TB_WIN, open_syzygy, syzygy_root_move
-from Util.whole_game.timeman import MIN_THINK, Limits, SearchClock, time_budget
+from Util.whole_game.timeman import DEFAULT_MOVES_TO_GO, MIN_THINK, Limits, SearchClock, time_budget
 from Util.whole_game.wdl import exact_wdl, wdl_of_score
 
 
@@ -84,7 +84,8 @@ def test_the_wdl_model():
 def test_the_move_overhead_is_kept_back_once():
     clock, increment, overhead = 10.0, 0.1, 0.05
     soft, hard = time_budget(Limits(wtime=clock, btime=1.0, winc=increment, binc=increment), chess.WHITE, overhead)
-    share = (clock + increment * 29) / 30  # 30 moves to go when not given
+    to_go = DEFAULT_MOVES_TO_GO  # when the GUI does not say
+    share = (clock + increment * (to_go - 1)) / to_go
     assert soft == pytest.approx(share - overhead)
     assert hard == pytest.approx(min(4 * soft, 0.5 * clock - overhead))
     without = time_budget(Limits(wtime=clock, winc=increment), chess.WHITE, 0.0)
