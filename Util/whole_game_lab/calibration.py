@@ -119,8 +119,9 @@ def _opponents() -> Dict[str, Opponent]:
 
 
 OPPONENTS = _opponents()
-#: The Stockfish rung each level plays by default (near its strength, so that the result says most).
-LEVEL_RUNGS = {1: 1350, 2: 1350, 3: 1500, 4: 1700, 5: 1900, 6: 2100, 7: 2300}
+#: The Stockfish rung each level plays by default (near its strength, so that the result says most; 1350
+#: is the lowest ``UCI_Elo`` Stockfish 15.1 accepts).
+LEVEL_RUNGS = {1: 1350, 2: 1350, 3: 1350, 4: 1500, 5: 1600, 6: 1700, 7: 1900}
 
 
 def ours_engine(options: Optional[Dict[str, object]] = None) -> Tuple[str, ...]:
