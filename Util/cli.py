@@ -27,6 +27,11 @@ def _cmd_calculate(args) -> int:
     from .calculation import batch
     from .calculation.store import calculation_order
 
+    for name in [] if args.all else args.material:
+        reason = _beyond_the_engines(Material.parse(name).canonical)
+        if reason:  # refused before any sub-table is computed
+            print(f"calculate: {name}: {reason}", file=sys.stderr)
+            return 2
     if args.all:
         materials = calculation_order(max_pieces=args.max_pieces)
     elif len(args.material) == 1 and args.out:  # one file: its sub-tables read from the folder, or computed in memory
@@ -58,6 +63,18 @@ def _cmd_calculate(args) -> int:
     return batch.calculate_tables(materials, named, single=len(args.material) == 1 and not args.all,
                                   fresh=args.fresh, options=options,
                                   apart_from_pieces=APART_FROM_PIECES or batch.APART_FROM_PIECES)
+
+
+def _beyond_the_engines(material: Material) -> Optional[str]:
+    """Why no engine computes ``material`` (None if one does): six pieces are the compact engine's, which has
+    no pawns and no four identical pieces."""
+    if material.piece_count < 6:
+        return None
+    if material.has_pawns:
+        return "six-piece tables with pawns are not computed yet (the pawnless ones are; see docs/cluster.md)"
+    if any(side.count(letter) > 3 for side in (material.white, material.black) for letter in side):
+        return "four identical pieces are not supported: at most 3 of a kind"
+    return None
 
 
 #: None: ``calculate`` computes tables of ``Util.calculation.batch.APART_FROM_PIECES`` pieces (which says
