@@ -270,7 +270,8 @@ class _Calculation:
             phases = [jobs + [partial(self.seed_job, kernels.seed_wins, code, side, n, mine, None)]]
         else:
             kernel = partial(kernels.count_losses, self.lay, side, code)
-            jobs = [partial(self.push_job, kernel, frontier, group, mine, errors) for group in self.owner_groups(side, frontier)]
+            jobs = [partial(self.push_job, kernel, frontier, group, mine, errors)
+                    for group in _owner_groups(self.layout, side, frontier)]
             phases = [jobs, [partial(self.seed_job, kernels.seed_losses, code, side, n, mine, errors)]]
         found = self.collect([job for phase in phases for job in phase], side, n, phases=phases)
         if errors[0]:
@@ -283,27 +284,6 @@ class _Calculation:
             return [("scan", [span]) for span in self.spans]
         step = self.policy.batch
         return [("list", frontier[a : a + step]) for a in range(0, frontier.size, step)]
-
-    def owner_groups(self, side: int, frontier: Frontier) -> List:
-        """A loss ply's jobs: the frontier by owner group (see the module's docstring), largest first."""
-        pairs = KING_PAIRS[0][: self.layout.radices[0]]
-        if side == BLACK:  # Black's un-moves keep the white king: its square
-            key_of_pair = pairs[:, 0]
-        else:  # White's keep the black king in its orbit: the lowest square of it
-            key_of_pair = TRANSFORMS.astype(np.int64)[:, pairs[:, 1]].min(axis=0)
-        stride = self.layout.strides[0]
-        if isinstance(frontier, _Scan):
-            groups = []
-            for key in np.unique(key_of_pair):
-                pair_numbers = np.flatnonzero(key_of_pair == key)
-                groups.append(("scan", [(int(p) * stride, (int(p) + 1) * stride) for p in pair_numbers]))
-            return groups
-        keys = key_of_pair[frontier // stride]
-        order = np.argsort(keys, kind="stable")
-        ordered, keys = frontier[order], keys[order]
-        bounds = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1], True])
-        groups = [("list", ordered[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
-        return sorted(groups, key=lambda g: -g[1].size)
 
     def push_job(self, kernel, frontier: Frontier, piece, mine: np.ndarray, *extra_and_found) -> int:
         *extra, found = extra_and_found
@@ -350,6 +330,28 @@ class _Calculation:
         if n >= self.tail and merged.size:
             self.tails[side][n] = merged
         return merged
+
+
+def _owner_groups(layout: CompactLayout, side: int, frontier: Frontier) -> List:
+    """A loss ply's jobs: the frontier by owner group (see the module's docstring), largest first."""
+    pairs = KING_PAIRS[0][: layout.radices[0]]
+    if side == BLACK:  # Black's un-moves keep the white king: its square
+        key_of_pair = pairs[:, 0]
+    else:  # White's keep the black king in its orbit: the lowest square of it
+        key_of_pair = TRANSFORMS.astype(np.int64)[:, pairs[:, 1]].min(axis=0)
+    stride = layout.strides[0]
+    if isinstance(frontier, _Scan):
+        groups = []
+        for key in np.unique(key_of_pair):
+            pair_numbers = np.flatnonzero(key_of_pair == key)
+            groups.append(("scan", [(int(p) * stride, (int(p) + 1) * stride) for p in pair_numbers]))
+        return groups
+    keys = key_of_pair[frontier // stride]
+    order = np.argsort(keys, kind="stable")
+    ordered, keys = frontier[order], keys[order]
+    bounds = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1], True])
+    groups = [("list", ordered[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
+    return sorted(groups, key=lambda g: -g[1].size)
 
 
 def _size(frontier: Frontier) -> int:
