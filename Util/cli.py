@@ -327,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every material up to --max-pieces pieces")
     p.add_argument("--max-pieces", type=int, default=4, choices=(3, 4, 5, 6),
                    help="with --all: largest number of pieces, kings included (default 4; 6: the pawnless "
-                        "six-piece tables too, in the compact index: thousands of CPU-hours, see docs/cluster.md)")
+                        "six-piece tables too, in the compact index: about 270 CPU-hours, see docs/cluster.md)")
     p.add_argument("--out", type=Path, help="output file of a single table (default DIR/MATERIAL.chessAI of --results); "
                                               "its missing sub-tables are then computed in memory, not written")
     add_results_option(p, "folder the tables are written to, and their sub-tables read from")

@@ -98,6 +98,9 @@ def test_calculate_says_so_when_white_cannot_force_mate(tmp_path):
 def test_bad_material_and_missing_file_give_clear_messages(tmp_path):
     result = run_cli("calculate", "KQQQQvK", cwd=tmp_path)
     assert result.returncode == 2 and "at most 3 identical" in result.stderr and "S_n" not in result.stderr
+    result = run_cli("calculate", "KRPvKRP", cwd=tmp_path)
+    assert result.returncode == 2 and "without pawns" in result.stderr
+    assert not any(tmp_path.rglob("*.chessAI"))  # refused before any sub-table was computed
     result = run_cli("stats", str(tmp_path / "nothing.chessAI"))
     assert result.returncode == 2 and "no such file" in result.stderr and "Traceback" not in result.stderr
     result = run_cli("stats", str(tmp_path / "KRvK.chessAI"))
