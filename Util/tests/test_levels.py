@@ -73,7 +73,10 @@ def test_levels_are_ordered_and_named():
     assert LEVELS[-1].margin == 0 and LEVELS[-1].depth is None and LEVELS[-1].tables
     assert level_for_elo(100) is LEVELS[0] and level_for_elo(5000) is LEVELS[-1]
     assert level_for_elo(LEVELS[3].elo + 1) is LEVELS[3]
-    assert parse_level(1).label == f"level 1 (about {LEVELS[0].elo} Elo)" and all(level.measured for level in LEVELS)
+    assert parse_level(1).label == f"level 1 (about {LEVELS[0].elo}, {LEVELS[0].scale} scale)"
+    for level in LEVELS:  # each label measured, inside its interval, on one scale, from at least 40 games
+        assert level.measured and level.elo_low <= level.elo <= level.elo_high and level.games >= 40, level
+        assert level.scale == LEVELS[0].scale
     with pytest.raises(ValueError, match="from 1 to"):
         parse_level(0)
 

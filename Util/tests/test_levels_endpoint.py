@@ -20,7 +20,8 @@ def test_levels_are_listed_with_their_labels(served_tables, tmp_path):
     levels = answer["levels"]
     assert [level["number"] for level in levels] == list(range(1, len(LEVELS) + 1)) == [1, 2, 3, 4, 5, 6, 7, 8]
     assert [level["label"] for level in levels] == [level.label for level in LEVELS]
-    assert levels[0]["label"] == f"level 1 (about {LEVELS[0].elo} Elo)" and all(level["measured"] for level in levels)
+    assert levels[0]["label"] == f"level 1 (about {LEVELS[0].elo}, {LEVELS[0].scale} scale)"
+    assert all(level["measured"] and level["elo_low"] <= level["elo"] <= level["elo_high"] for level in levels)
     # the table of docs/levels.md names the same Elo for each level
     settings = (REPO / "docs" / "levels.md").read_text().split("## What is tested")[0]  # the first table
     documented = dict(re.findall(r"^\| (\d) \| (\d+) \|", settings, re.M))

@@ -7,7 +7,7 @@ import { $ } from '../state.js';
 
 let levels = []; // the server's /api/levels
 
-// "level 3 (about 1550 Elo)" as the server says it (its words, whatever scale it measures on).
+// "level 3 (about 1550, CCRL Blitz scale)" as the server says it (its words, whatever scale it measures on).
 export const levelLabel = (number) => levels[number - 1]?.label ?? `level ${number}`;
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -31,7 +31,10 @@ export async function loadLevels(chosen) {
 function showScale() {
   const level = levels[Number($('#play-level').value) - 1];
   const scale = typeof level?.scale === 'string' ? level.scale : '';
-  $('#play-scale').textContent = scale ? `Elo on the ${scale} scale.` : '';
+  // The measured interval and the games it rests on, as the server gives them (docs/levels.md).
+  const interval = level?.measured && Number.isFinite(level.elo_low) && Number.isFinite(level.elo_high)
+    ? ` (95 %: ${level.elo_low}–${level.elo_high}, ${level.games} games at 10+0.1)` : '';
+  $('#play-scale').textContent = scale ? `Elo on the ${scale} scale${interval}.` : '';
   $('#play-scale').hidden = !scale;
 }
 
