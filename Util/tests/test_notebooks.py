@@ -641,7 +641,9 @@ def test_07_game_reaches_the_computed_table_and_ends_as_it_says(notebook_07, pyt
     notebook, _ = notebook_07
     if "no game: stockfish is not installed" in stdout(notebook):
         missing_part("stockfish is not installed (apt-get install stockfish)")
-    assert re.search(r"KQPvK: computed in [\d.]+ s", stdout(notebook))
+    parameters = next(c.source for c in notebook.cells if "parameters" in c.metadata.get("tags", []))
+    ending = re.search(r'^GAME_ENDING = "(\w+)"', parameters, re.M).group(1)  # the table the game must reach
+    assert re.search(rf"{ending}: computed in [\d.]+ s", stdout(notebook))
     text = cell_stdout(notebook, "if game is not None:\n    print(game.move_text())")
     moves = text.splitlines()[0]
     board, labels = chess.Board(), []
@@ -663,7 +665,7 @@ def test_07_game_reaches_the_computed_table_and_ends_as_it_says(notebook_07, pyt
                 weight = int(re.search(r"weight (\d+)", ours[replay.ply()]).group(1))
                 assert weight in {e.weight for e in reader.find_all(replay) if e.move == move}
             replay.push(move)
-    said = re.search(r"ply (\d+): KQPvK, .* says: White mates in (\d+) \((\d+) plies\)", stdout(notebook))
+    said = re.search(rf"ply (\d+): {ending}, .* says: White mates in (\d+) \((\d+) plies\)", stdout(notebook))
     assert said, stdout(notebook)
     ply, dtm = int(said.group(1)), int(said.group(3))
     start = chess.Board()
