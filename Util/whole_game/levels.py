@@ -93,17 +93,26 @@ class Level:
                       winc=given.winc, binc=given.binc, movestogo=given.movestogo)
 
 
-#: The levels, weakest first; ``LEVELS[n - 1]`` is level n.  Each Elo label was measured against Stockfish's
-#: ``UCI_Elo`` at 10 s + 0.1 s, 20 games per level (docs/levels.md has the results and their intervals).
+#: The levels, weakest first; ``LEVELS[n - 1]`` is level n.  Each rating is on the CCRL Blitz scale, measured
+#: by fastchess at 10 s + 0.1 s (40 games a level against a Stockfish rung, the full engine's gauntlet for the
+#: top): ``python -m Util.whole_game_lab.calibration report``; docs/levels.md has the matches.
 LEVELS = (
-    Level(1, 1180, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False),
-    Level(2, 1280, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False),
-    Level(3, 1550, depth=3, movetime=0.5, nodes=10_000, margin=100, noise=60, tables=False),
-    Level(4, 1830, depth=3, movetime=1.0, nodes=20_000, margin=50, noise=30, tables=False),
-    Level(5, 1900, depth=4, movetime=1.0, nodes=50_000, margin=30, noise=18, tables=True),
-    Level(6, 2000, depth=5, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True),
-    Level(7, 2450, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True),
-    Level(8, 2850, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True),
+    Level(1, 1680, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False,
+          measured=True, elo_low=1495, elo_high=1866, games=40),
+    Level(2, 1778, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False,
+          measured=True, elo_low=1616, elo_high=1939, games=40),
+    Level(3, 2010, depth=3, movetime=0.5, nodes=10_000, margin=100, noise=60, tables=False,
+          measured=True, elo_low=1871, elo_high=2148, games=40),
+    Level(4, 2133, depth=3, movetime=1.0, nodes=20_000, margin=50, noise=30, tables=False,
+          measured=True, elo_low=1993, elo_high=2274, games=40),
+    Level(5, 2268, depth=4, movetime=1.0, nodes=50_000, margin=30, noise=18, tables=True,
+          measured=True, elo_low=2129, elo_high=2408, games=40),
+    Level(6, 2457, depth=5, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True,
+          measured=True, elo_low=2317, elo_high=2597, games=40),
+    Level(7, 2594, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True,
+          measured=True, elo_low=2460, elo_high=2729, games=40),
+    Level(8, 2654, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True,
+          measured=True, elo_low=2593, elo_high=2716, games=100),
 )
 
 
