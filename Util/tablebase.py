@@ -33,7 +33,7 @@ import chess
 
 from .probing.block_cache import DEFAULT_CACHE_BYTES
 from .folders import RESULTS_DIR
-from .board.material import Material, MaterialError, material_of_board
+from .board.material import Material, MaterialError, beyond_the_tables, material_of_board
 from .probing.table_folder import MissingTableError, Table, TableFolder
 
 __all__ = ["MissingTableError", "MoveProbe", "PositionError", "Table", "Tablebase", "dtm_with_en_passant",
@@ -208,6 +208,9 @@ def _check(board: chess.Board) -> None:
     white_king, black_king = (board.kings & board.occupied_co[colour] for colour in (chess.WHITE, chess.BLACK))
     if chess.popcount(white_king) != 1 or chess.popcount(black_king) != 1:
         raise PositionError(f"{board.fen()}: not a legal position (each side needs exactly one king)")
+    reason = beyond_the_tables(material_of_board(board)) if count == MAX_BOARD_PIECES else None
+    if reason:  # six pieces that no table here holds (pawns; four identical pieces)
+        raise PositionError(f"{board.fen()}: {reason}")
     if board.pawns & chess.BB_BACKRANKS:
         raise PositionError(f"{board.fen()}: not a legal position (a pawn on the first or last rank)")
     if board.is_attacked_by(board.turn, chess.lsb(black_king if board.turn == chess.WHITE else white_king)):

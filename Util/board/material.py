@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
 import chess
 
-__all__ = ["PIECE_ORDER", "MAX_PIECES", "MAX_WHITE_PIECES", "PROMOTION_LETTERS", "MaterialError", "Material",
+__all__ = ["PIECE_ORDER", "MAX_IDENTICAL_PIECES", "MAX_PIECES", "beyond_the_tables", "MAX_WHITE_PIECES", "PROMOTION_LETTERS", "MaterialError", "Material",
            "material_of_board"]
 
 #: Piece letters in Syzygy order (strongest first).
@@ -167,6 +167,26 @@ class Material:
     def dependencies(self) -> Tuple["Material", ...]:
         """The tables (canonical) that must be finished before this one, in a fixed order."""
         return tuple(dict.fromkeys(child.canonical for child in self.children()))
+
+
+#: The most identical pieces (of one kind and colour) a six-piece table may hold: the compact index keeps a
+#: group of like pieces in one digit of at most three.
+MAX_IDENTICAL_PIECES = 3
+
+
+def beyond_the_tables(material: Material) -> Optional[str]:
+    """Why no table of ``material`` can be computed here (None if one can): six pieces are the compact
+    engine's, which has no pawns and at most :data:`MAX_IDENTICAL_PIECES` identical pieces of a colour; up
+    to five pieces every material is computed."""
+    if material.piece_count < 6:
+        return None
+    if material.has_pawns:
+        return (f"{material.name}: tables of six pieces are computed without pawns (the compact engine); with "
+                "pawns up to five pieces")
+    letters = material.letters
+    if max(map(letters.count, letters)) > MAX_IDENTICAL_PIECES:
+        return f"{material.name}: tables of six pieces hold at most {MAX_IDENTICAL_PIECES} identical pieces of a colour"
+    return None
 
 
 def material_of_board(board: chess.Board) -> Material:

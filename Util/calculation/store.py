@@ -31,7 +31,7 @@ from ..files.chessai import ChessAIFileError, load_checkpoint, load_sides, load_
 from ..rules.exits import PromotionSlice, promotion_slices
 from .boards import board_counts_by_winner
 from ..table.index_scheme import Layout
-from ..board.material import PIECE_ORDER, Material, MaterialError
+from ..board.material import PIECE_ORDER, Material, MaterialError, beyond_the_tables
 from ..runtime.parallel import Threads
 from ..runtime.progress import progress_bar
 from ..table.dtm_table import DtmTable
@@ -239,23 +239,12 @@ def all_materials(max_pieces: int = 5) -> List[Material]:
     return sorted(found, key=lambda m: (m.piece_count, bool(m.black), m.has_pawns, m.name))
 
 
-#: The most identical pieces (of one kind and colour) a six-piece table may hold: the compact index keeps
-#: a group of like pieces in one digit of at most three.
-MAX_IDENTICAL_PIECES = 3
-
-
 def check_computable(material: Material) -> None:
-    """MaterialError, saying what can be computed, for a table no engine here computes: six pieces with a
-    pawn, or with four identical pieces (up to five pieces every material is computed)."""
-    if material.piece_count < 6:
-        return
-    if material.has_pawns:
-        raise MaterialError(f"{material.name}: tables of six pieces are computed without pawns (the compact "
-                            "engine); with pawns up to five pieces")
-    letters = material.letters
-    if max(map(letters.count, letters)) > MAX_IDENTICAL_PIECES:
-        raise MaterialError(f"{material.name}: tables of six pieces hold at most {MAX_IDENTICAL_PIECES} identical "
-                            "pieces of a colour")
+    """MaterialError, saying what can be computed, for a table no engine here computes
+    (:func:`~Util.board.material.beyond_the_tables`)."""
+    reason = beyond_the_tables(material)
+    if reason:
+        raise MaterialError(reason)
 
 
 def calculation_order(materials: Optional[Iterable[MaterialLike]] = None, max_pieces: int = 5) -> List[Material]:
