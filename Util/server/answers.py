@@ -83,10 +83,10 @@ def parse_fen(text: Optional[str]) -> chess.Board:
     can give, a pawn on the back rank, an impossible en passant square), more than six pieces, or castling
     rights (the tables hold positions without them).  All of it before any table is looked up."""
     text = _fen_fields(text, EXAMPLE_FEN, "a FEN of up to six pieces")
-    fields = text.split()
-    if len(fields) > 2 and fields[2] != "-":
-        raise BadRequest(f"castling rights {fields[2]!r}: the tables hold positions without castling; write '-'")
-    board = _board(text)
+    board = _board(text)  # a FEN that is not one is said so first, whatever its third field holds
+    if board.castling_rights:
+        raise BadRequest(f"castling rights {board.castling_xfen()!r}: the tables hold positions without castling; "
+                         "write '-'")
     pieces = chess.popcount(board.occupied)
     if pieces > MAX_BOARD_PIECES:
         raise BadRequest(f"{pieces} pieces on the board: the tables hold positions of at most six pieces "

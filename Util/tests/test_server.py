@@ -253,6 +253,7 @@ BAD_QUERIES = [
     ("/standard", {"fen": "8/8/8/9/8/8/8/K6k w - - 0 1"}, "not a valid FEN"),
     ("/standard", {"fen": "hello world"}, "not a valid FEN"),
     ("/standard", {"fen": "8/8/8/8/8/8/8/KQ5k x - - 0 1"}, "not a valid FEN"),
+    ("/standard", {"fen": "not_a_fen"}, "not a valid FEN"),
     ("/standard", {"fen": "8/8/8/8/8/8/8/KQ6 w - - 0 1"}, "Black has no king"),
     ("/standard", {"fen": "k7/1Q6/8/8/8/8/8/K7 w - - 0 1"}, "the side that is not to move is in check"),
     ("/standard", {"fen": "P6k/8/8/8/8/8/8/K7 w - - 0 1"}, "pawn stands on the first or last rank"),
