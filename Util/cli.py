@@ -157,6 +157,20 @@ def _cmd_stats(args) -> int:
         from .play.zugzwang import mutual_zugzwangs
 
         print(f"mutual_zugzwangs {mutual_zugzwangs(sequence.table)}")
+    if args.plot:
+        from .notebook.plots import EITHER_MATES, WHITE_MATES, plot_s_n_sizes
+
+        name = sequence.material.name
+        panels = {f"{name}, White mates": counts[chess.WHITE]}
+        if counts[chess.BLACK]:
+            panels[f"{name}, Black mates"] = counts[chess.BLACK]
+        try:
+            plot_s_n_sizes(panels, EITHER_MATES if len(panels) > 1 else WHITE_MATES).savefig(args.plot, dpi=100)
+        except (OSError, ValueError) as error:
+            print(f"stats: cannot write the figure to {args.plot}: {error}; give a writable .png, .svg or .pdf path",
+                  file=sys.stderr)
+            return 2
+        print(f"figure {args.plot}")
     return 0
 
 
@@ -374,6 +388,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--zugzwangs", action="store_true",
                    help="also count the mutual zugzwangs: boards where White to move does worse for White than "
                         "Black to move (both legal), so whoever is to move would rather pass")
+    p.add_argument("--plot", metavar="FILE",
+                   help="also draw |S_n| against n (log scale; a panel for each side that mates) into FILE, a .png, "
+                        ".svg or .pdf")
     p.set_defaults(run=_cmd_stats)
 
     p = sub.add_parser("convert", help="rewrite .chessAI files of older formats as random-access files (format 4)",

@@ -8,10 +8,17 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
 
-def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]]):
-    """One panel per table: |S_n| against n, White to move (odd n) and Black to move (even n) told apart.
+#: The legend of :func:`plot_s_n_sizes` where every panel holds White's mates.
+WHITE_MATES = ("White to move (odd n)", "Black to move (even n)")
+#: The legend where a panel holds Black's mates too (odd n: Black to move).
+EITHER_MATES = ("the side that mates to move (odd n)", "the side that is mated to move (even n)")
 
-    ``counts_by_table`` maps a material name to ``{n: boards in S_n}``.
+
+def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]], labels: tuple = WHITE_MATES):
+    """One panel per table: |S_n| against n, the side that mates to move (odd n) and the side that is mated
+    (even n) told apart, under ``labels`` (odd n first).
+
+    ``counts_by_table`` maps a panel's title (a material name) to ``{n: boards in S_n}``.
     Returns the matplotlib Figure.
     """
     tables = [name for name, counts in counts_by_table.items() if counts]
@@ -22,7 +29,7 @@ def plot_s_n_sizes(counts_by_table: Dict[str, Dict[int, int]]):
                                 sharex=True, sharey=True)
     for ax, name in zip(axes.flat, tables):
         counts = counts_by_table[name]
-        for parity, colour, label in ((1, "tab:blue", "White to move (odd n)"), (0, "tab:orange", "Black to move (even n)")):
+        for parity, colour, label in ((1, "tab:blue", labels[0]), (0, "tab:orange", labels[1])):
             ns = [n for n in sorted(counts) if n % 2 == parity]
             ax.bar(ns, [counts[n] for n in ns], color=colour, label=label, width=0.9)
         ax.set_title(f"{name}: {sum(counts.values()):,} boards, largest n = {max(counts)}", fontsize=10)

@@ -44,6 +44,19 @@ def test_stats_prints_n_count_lines_then_total(kqk, sequence_of):
     assert with_zugzwangs[:-1] == lines and with_zugzwangs[-1] == "mutual_zugzwangs 0"  # KQvK: moving never hurts
 
 
+def test_stats_draws_the_sizes_of_the_s_n_and_says_when_it_cannot(kqk, tmp_path):
+    """``stats --plot FILE`` prints the same lines and writes the figure; a folder that is not there is refused
+    with exit code 2 and a message naming the path, after the numbers were printed."""
+    figure = tmp_path / "kqk.png"
+    drawn = run_cli("stats", str(kqk), "--plot", str(figure))
+    assert drawn.returncode == 0, drawn.stderr
+    assert drawn.stdout.splitlines()[:-1] == run_cli("stats", str(kqk)).stdout.splitlines()
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and figure.stat().st_size > 5000
+    nowhere = tmp_path / "missing" / "kqk.png"
+    refused = run_cli("stats", str(kqk), "--plot", str(nowhere))
+    assert refused.returncode == 2 and str(nowhere) in refused.stderr and "total " in refused.stdout
+
+
 def test_probe_answers_arguments_and_standard_input(kqk, sequence_of, gaviota):
     fens = ["8/8/8/8/8/2k5/8/KQ6 w - - 0 1", "k7/1Q6/2K5/8/8/8/8/8 b - - 0 1", "8/8/8/8/8/8/1k6/KQ6 b - - 0 1"]
     by_args = run_cli("probe", str(kqk), *fens)
