@@ -104,9 +104,47 @@ def test_match_records_count_wins_draws_losses_and_time_losses(tmp_path):
         [Termination "time forfeit"]
 
         1. e4 e5 1-0
+
+        [White "other"]
+        [Black "chessAI"]
+        [Result "0-1"]
+        [Termination "abandoned"]
+
+        1. e4 e5 0-1
+
+        [White "chessAI"]
+        [Black "other"]
+        [Result "0-1"]
+        [Termination "illegal move"]
+
+        1. e4 e5 0-1
         """))
     counts = count_games(pgn, "chessAI")
-    assert counts == {"wins": 2, "draws": 1, "losses": 1, "time_ours": 1, "time_opponent": 1}
+    assert counts == {"wins": 3, "draws": 1, "losses": 2, "time_ours": 1, "time_opponent": 1, "crash_ours": 0,
+                      "crash_opponent": 1, "illegal_ours": 1, "illegal_opponent": 0,
+                      "abandoned_wins": 1, "abandoned_draws": 0, "abandoned_losses": 0}
+
+
+def test_the_report_shows_crashes_apart_and_the_score_without_them(tmp_path, monkeypatch):
+    """A record older than its ``crashes`` field is recounted from its PGN; the games a program abandoned are
+    counted apart and the result is also given without them."""
+    import json
+
+    from Util.whole_game_lab import calibration
+
+    pgn = "".join(f'[White "{w}"]\n[Black "{b}"]\n[Result "{r}"]\n[Termination "{t}"]\n\n1. e4 e5 {r}\n\n'
+                  for w, b, r, t in [("chessAI", "gnu", "1-0", "abandoned"), ("gnu", "chessAI", "1-0", "normal"),
+                                     ("chessAI", "gnu", "1/2-1/2", "normal"), ("gnu", "chessAI", "0-1", "normal")])
+    (tmp_path / "m.pgn").write_text(pgn)
+    record = {"engines": {"ours": {"name": "chessAI"}, "opponent": {"name": "phalanx", "version": "Phalanx XXV",
+                                                                    "rating": 2644, "options": {}}},
+              "games": 4, "wins": 2, "draws": 1, "losses": 1, "time_losses": {"ours": 0, "opponent": 0},
+              "elo": 87.6, "elo_low": -300.0, "elo_high": 500.0}
+    (tmp_path / "m.json").write_text(json.dumps(record))
+    monkeypatch.setattr(calibration, "MATCHES_DIR", tmp_path)
+    text = calibration.report()
+    assert "| Phalanx XXV (phalanx) | 4 | +2 =1 -1 | 87.6 (-300.0..500.0) | 0/0 | 0/1 |" in text
+    assert "without the 1 game a program abandoned (our result in them +1 =0 -0): +1 =1 -1, Elo 0.0" in text
 
 
 @pytest.mark.skipif(shutil.which("phalanx", path="/usr/games:/usr/bin") is None, reason="apt-get install phalanx")

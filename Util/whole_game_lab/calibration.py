@@ -49,6 +49,7 @@ from .. import folders
 from ..whole_game.levels import LEVELS
 from .elo import match_result
 from .match import default_openings_file
+from .match_rules import ABANDONED, ILLEGAL_MOVE, TIME_FORFEIT
 from .rating import Pairing, fit_rating
 
 __all__ = ["LEVEL_RUNGS", "OPPONENTS", "Opponent", "find_fastchess", "level_engine", "ours_engine", "play",
@@ -185,10 +186,19 @@ class LoadWatch:
         return f"1-minute load average {self.first:.1f} at the start, {last:.1f} at the end, at most {self.highest:.1f}"
 
 
+#: fastchess's ``Termination`` of a game lost by a side's program, not on the board, and the record's key.
+LOST_APART = {TIME_FORFEIT: "time", ABANDONED: "crash", ILLEGAL_MOVE: "illegal"}
+
+
 def count_games(pgn: Path, ours: str) -> Dict[str, int]:
-    """Wins, draws, losses of the engine named ``ours`` in the PGN file, and the games lost on time by each
-    side (fastchess's ``Termination "time forfeit"``)."""
-    counts = {"wins": 0, "draws": 0, "losses": 0, "time_ours": 0, "time_opponent": 0}
+    """Wins, draws, losses of the engine named ``ours`` in the PGN file, and by each side (``_ours``,
+    ``_opponent``) the games it lost on time (``time``, fastchess's ``Termination "time forfeit"``), by
+    crashing or stalling (``crash``, "abandoned": fastchess says "White disconnects") and by an illegal move
+    (``illegal``); ``abandoned_wins``, ``abandoned_draws``, ``abandoned_losses``: our result in the games a
+    side abandoned, so that a score without them can be given."""
+    counts = {"wins": 0, "draws": 0, "losses": 0}
+    counts.update({f"{kind}_{side}": 0 for kind in LOST_APART.values() for side in ("ours", "opponent")})
+    counts.update({"abandoned_wins": 0, "abandoned_draws": 0, "abandoned_losses": 0})
     with open(pgn, encoding="utf-8", errors="replace") as handle:
         while (game := chess.pgn.read_game(handle)) is not None:
             result = game.headers.get("Result", "*")
@@ -197,10 +207,31 @@ def count_games(pgn: Path, ours: str) -> Dict[str, int]:
             white = game.headers.get("White") == ours
             won = result == ("1-0" if white else "0-1")
             lost = result == ("0-1" if white else "1-0")
-            counts["wins" if won else "losses" if lost else "draws"] += 1
-            if game.headers.get("Termination") == "time forfeit":
-                counts["time_ours" if lost else "time_opponent"] += 1
+            outcome = "wins" if won else "losses" if lost else "draws"
+            counts[outcome] += 1
+            kind = LOST_APART.get(game.headers.get("Termination", ""))
+            if kind:
+                counts[f"{kind}_{'ours' if lost else 'opponent'}"] += 1
+            if kind == "crash":
+                counts[f"abandoned_{outcome}"] += 1
     return counts
+
+
+def lost_apart(record: Dict[str, object]) -> Dict[str, Dict[str, int]]:
+    """The games of a match record each side lost on time, by a crash or stall, by an illegal move:
+    ``{"time": {"ours": 0, "opponent": 6}, "crash": ..., "illegal": ...}``, recounted from the PGN beside the
+    record when the record is older than its ``crashes`` field (``abandoned``: our result in the crashed games)."""
+    if "crashes" in record:
+        return {"time": record["time_losses"], "crash": record["crashes"], "illegal": record["illegal_moves"],
+                "abandoned": record.get("abandoned", {})}
+    counts = count_games(MATCHES_DIR / f"{record['slug']}.pgn", record["engines"]["ours"]["name"])
+    return _apart(counts)
+
+
+def _apart(counts: Dict[str, int]) -> Dict[str, Dict[str, int]]:
+    found = {kind: {side: counts[f"{kind}_{side}"] for side in ("ours", "opponent")} for kind in LOST_APART.values()}
+    found["abandoned"] = {key: counts[f"abandoned_{key}"] for key in ("wins", "draws", "losses")}
+    return found
 
 
 def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, games: int, start: int = 1,
@@ -244,6 +275,8 @@ def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, g
                                  "rating": opponent.rating, "rating_source": opponent.source}},
         "games": result.games, "wins": result.wins, "draws": result.draws, "losses": result.losses,
         "time_losses": {"ours": counts["time_ours"], "opponent": counts["time_opponent"]},
+        "crashes": _apart(counts)["crash"], "illegal_moves": _apart(counts)["illegal"],
+        "abandoned": _apart(counts)["abandoned"],
         "elo": _finite(result.elo), "elo_low": _finite(result.elo_low), "elo_high": _finite(result.elo_high),
         "concurrency": concurrency, "load": load_text, **(extra or {}),
     }
@@ -260,12 +293,13 @@ def _options(engine: Tuple[str, ...]) -> Dict[str, str]:
 
 
 def _finite(value: float) -> Optional[float]:
-    return round(value, 1) if math.isfinite(value) else None
+    return round(value, 1) + 0.0 if math.isfinite(value) else None  # + 0.0: never -0.0
 
 
 # -- the report ---------------------------------------------------------------------------------------------------
 def records() -> List[Dict[str, object]]:
-    return [json.loads(path.read_text()) for path in sorted(MATCHES_DIR.glob("*.json"))]
+    """The match records of ``docs/matches``, each with its file name (without ``.json``) as ``slug``."""
+    return [{**json.loads(path.read_text()), "slug": path.stem} for path in sorted(MATCHES_DIR.glob("*.json"))]
 
 
 def _pairing(record) -> Pairing:
@@ -287,12 +321,25 @@ def report() -> str:
         return "no gauntlet match against an anchor in docs/matches yet"
     fit = fit_rating(anchored)
     lines = [f"The full engine against the anchors ({SCALE}, {ANCHOR_LIST}):", table(fit), ""]
-    lines += ["| opponent | games | result (ours) | Elo (95 %) | time losses (ours/theirs) |", "|---|---|---|---|---|"]
+    lines += ["| opponent | games | result (ours) | Elo (95 %) | lost on time (ours/theirs) | crashes or stalls "
+              "(ours/theirs) |", "|---|---|---|---|---|---|"]
+    crashed = []
     for r in full:
         opponent = r["engines"]["opponent"]
+        apart = lost_apart(r)
         lines.append(f"| {opponent['version']} ({opponent['name']}) | {r['games']} | +{r['wins']} ={r['draws']} "
                      f"-{r['losses']} | {r['elo']} ({r['elo_low']}..{r['elo_high']}) | "
-                     f"{r['time_losses']['ours']}/{r['time_losses']['opponent']} |")
+                     f"{apart['time']['ours']}/{apart['time']['opponent']} | "
+                     f"{apart['crash']['ours']}/{apart['crash']['opponent']} |")
+        if apart["crash"]["ours"] or apart["crash"]["opponent"]:
+            gone = apart["abandoned"]
+            rest = match_result(r["wins"] - gone["wins"], r["draws"] - gone["draws"], r["losses"] - gone["losses"])
+            count = sum(gone.values())
+            crashed.append(f"Against {opponent['version']} without the {count} game{'s' * (count != 1)} a program "
+                           f"abandoned (our result in them +{gone['wins']} ={gone['draws']} -{gone['losses']}): "
+                           f"+{rest.wins} ={rest.draws} -{rest.losses}, Elo {_finite(rest.elo)} "
+                           f"({_finite(rest.elo_low)}..{_finite(rest.elo_high)}).")
+    lines += [""] + crashed if crashed else []
     rungs = [_pairing(r) for r in full if is_rung(r)]
     if not rungs:
         return "\n".join(lines)
