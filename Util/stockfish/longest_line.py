@@ -46,6 +46,13 @@ class PlayedLine:
                 f"{self.sooner} times")
 
 
+def _ended(board: chess.Board) -> bool:
+    """Mate, stalemate or no mating material: the game ends on the board.  The 75-move rule and fivefold
+    repetition are not asked (``is_game_over`` would be): depth to mate counts without them, and KRNvKNN's
+    longest mate runs 150 plies and more without a capture."""
+    return board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
+
+
 def play_longest_line(tablebase: Tablebase, fen: str, think_ms: int = 50,
                       stockfish: Optional[str] = None) -> PlayedLine:
     """Play ``fen`` out as the module's docstring says (the side that mates may be the one not to move: n even),
@@ -60,7 +67,7 @@ def play_longest_line(tablebase: Tablebase, fen: str, think_ms: int = 50,
     limit = chess.engine.Limit(time=think_ms / 1000)
     with chess.engine.SimpleEngine.popen_uci(find_stockfish(stockfish), timeout=300) as engine:
         engine.configure({"Threads": 1, "Hash": 16})
-        while not board.is_game_over() and played.plies <= n:
+        while not _ended(board) and played.plies <= n:
             probes = tablebase.probe_moves(board)
             if board.turn == winner:
                 move = probes[0].move

@@ -203,3 +203,22 @@ def test_the_server_answers_from_a_compact_table(compact_folder, tmp_path, pytho
                 assert move["dtm"] == python_gaviota.probe_dtm(board), move
         status, answer = get_json(base, "/standard", fen="8/8/8/3k4/2n5/8/1r6/KQN5 w - - 0 1")
         assert "at most five" not in json.dumps(answer) and "at most six" not in json.dumps(answer)
+
+
+def test_the_longest_line_is_played_past_the_75_move_rule(compact_folder):
+    """``verify --longest-line`` plays a table's mate to the end however long it runs without a capture (depth to
+    mate knows no 75-move rule; KRNvKNN's 523 plies run 150 and more without one): from a position whose
+    halfmove clock already stands at 149, the table mates in exactly its n plies against Stockfish."""
+    from Util.stockfish.longest_line import play_longest_line
+    from Util.stockfish.oracle import find_stockfish
+    from Util.tablebase import Tablebase
+
+    try:
+        find_stockfish()
+    except Exception as missing:  # noqa: BLE001 - the reason is printed with the skip
+        pytest.skip(f"Debian's stockfish is needed: {missing}")
+    fen = "8/8/8/3k4/8/8/8/KR6 w - - 149 100"  # no capture on the way to mate
+    with Tablebase(compact_folder) as tablebase:
+        n = abs(tablebase.probe_dtm(chess.Board(fen)))
+        played = play_longest_line(tablebase, fen, think_ms=5)
+    assert n > 2 and played.mate and played.plies == n, played.line()
