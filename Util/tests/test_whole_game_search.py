@@ -10,6 +10,7 @@ import chess
 import pytest
 
 from Util.whole_game_lab.perft_check import suites_folder
+from Util.whole_game.kernels.work import NODES
 from Util.whole_game.search import Limits, Searcher, SearchInfo, time_budget
 from Util.whole_game_lab.suites import mate_solved
 
@@ -140,3 +141,53 @@ def test_features_switch_off_by_name_and_an_unknown_name_is_refused():
     assert searcher.search(board, Limits(depth=5)).nodes != with_all
     with pytest.raises(ValueError, match="null move"):
         searcher.set_feature("null moves", False)
+
+
+def test_two_threads_find_the_mates_in_two_and_count_both_threads_nodes():
+    """Lazy SMP: with a helper thread sharing the table, every mate in 2 is still found at depth 5 (the
+    main thread's move is played, its score a mate in 2); the nodes reported are both threads' (the
+    helper's at least one a search), and no helper searches on once the search has returned."""
+    two = Searcher(hash_mb=16, threads=2)
+    helped = 0
+    try:
+        for fen in mates(2)[:40]:
+            board = chess.Board(fen)
+            two.new_game()
+            info = two.search(board, Limits(depth=5))
+            helper = two.helpers.nodes()
+            assert mate_solved(board, info.pv[0], 2) and info.score_mate == 2, fen
+            assert helper >= 1 and info.nodes == int(two.work[NODES]) + helper, fen
+            assert two.helpers.nodes() == helper, f"a helper searched on after the search returned: {fen}"
+            helped += helper
+    finally:
+        two.close()
+    assert helped > 40
+
+
+def test_two_threads_stop_together_on_the_stop_event_and_at_the_clock():
+    """``stop`` and the hard time limit end the helpers with the main search: a legal move, and every
+    thread idle (their nodes no longer grow) when ``search`` returns."""
+    searcher = Searcher(hash_mb=16, threads=2)
+    board = chess.Board(KIWIPETE)
+    try:
+        stop = threading.Event()
+        found = []
+        thread = threading.Thread(target=lambda: found.append(
+            searcher.search(board, Limits(infinite=True), stop=stop)))
+        thread.start()
+        while searcher.helpers.nodes() < 100_000:  # the helper is searching
+            assert thread.is_alive(), "an infinite search ended by itself"
+            time.sleep(0.01)
+        stop.set()
+        thread.join(timeout=10.0)
+        assert not thread.is_alive(), "the search did not stop"
+        assert found[0].pv[0] in board.legal_moves
+        helper = searcher.helpers.nodes()
+        assert searcher.helpers.nodes() == helper and found[0].nodes == int(searcher.work[NODES]) + helper
+        info = searcher.search(board, Limits(movetime=0.2))
+        assert info.pv[0] in board.legal_moves
+        assert info.nodes == int(searcher.work[NODES]) + searcher.helpers.nodes()
+    finally:
+        searcher.close()
+    with pytest.raises(ValueError, match="threads must be 1 or more"):
+        Searcher(hash_mb=1, threads=0)

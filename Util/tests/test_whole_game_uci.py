@@ -201,3 +201,34 @@ def test_a_short_game_against_stockfish_on_a_real_clock():
     assert min(clocks) > 0.5, clocks
     moves = list(game.mainline_moves())
     assert len(moves) >= 10 or game.headers["Result"] == "1-0"
+
+
+def test_two_threads_answer_on_a_clock_and_stop_together(pipe):
+    """``setoption name Threads value 2``: listed as a spin from 1, a one-second clock answered with info
+    lines and a legal move, ``go infinite`` ended by ``stop`` with a legal move, and the engine answering
+    (``isready``) after each; ``Threads 0`` is clamped to 1, not refused."""
+    lines = pipe.until("uciok", 10) if pipe.send("uci") is None else None
+    assert "option name Threads type spin default 1 min 1 max 8" in lines
+    pipe.send("setoption name OwnBook value false")
+    pipe.send("setoption name Threads value 2")
+    pipe.send("isready")
+    pipe.until("readyok", 120)
+    board = chess.Board()
+    board.push_san("e4")
+    pipe.send("position startpos moves e2e4")
+    pipe.send("go wtime 1000 btime 1000")
+    lines = pipe.until("bestmove", 120)
+    infos = [line for line in lines if line.startswith("info depth")]
+    assert infos and all(" score " in line and " nodes " in line and " pv " in line for line in infos)
+    move = lines[-1].split()[1]
+    assert chess.Move.from_uci(move) in board.legal_moves
+    assert infos[-1].split()[infos[-1].split().index("pv") + 1] == move
+    pipe.send("go infinite")
+    pipe.until("info depth 4", 60)
+    pipe.send("stop")
+    assert chess.Move.from_uci(pipe.until("bestmove", 30)[-1].split()[1]) in board.legal_moves
+    pipe.send("isready")
+    pipe.until("readyok", 30)
+    pipe.send("setoption name Threads value 0")
+    pipe.send("go depth 3")
+    assert chess.Move.from_uci(pipe.until("bestmove", 60)[-1].split()[1]) in board.legal_moves

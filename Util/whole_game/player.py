@@ -116,21 +116,27 @@ class Player:
     ``tablebase_mb`` the megabytes of tables it probes inside the search (0: none); ``syzygy``: folders
     of Syzygy tables (separated by ``:``) probed at the root; ``rng``: the book's random source (a seed
     or a :class:`random.Random`, for repeatable openings); ``on_error``: told of a book or folder that
-    cannot be opened, which is then left out (without it, that raises)."""
+    cannot be opened, which is then left out (without it, that raises); ``threads``: the threads of the
+    searcher it makes (above 1: Lazy SMP, see :mod:`Util.whole_game.threads`)."""
 
     def __init__(self, *, book: Union[str, os.PathLike, OpeningBook, None] = DEFAULT,
                  tablebase: Union[str, os.PathLike, Tablebase, None] = DEFAULT, searcher: Any = None,
                  hash_mb: int = 64, tablebase_mb: int = DEFAULT_SEARCH_TABLES_MB, rng=None,
-                 on_error: Optional[Callable[[str], None]] = None, syzygy: Optional[str] = None) -> None:
+                 on_error: Optional[Callable[[str], None]] = None, syzygy: Optional[str] = None,
+                 threads: int = 1) -> None:
         if tablebase_mb < 0:
             raise ValueError(f"tablebase_mb must be 0 or more (0: no tables inside the search), not {tablebase_mb}")
+        if threads < 1:
+            raise ValueError(f"threads must be 1 or more, not {threads}")
         self._own = []
         self.book = self._open(_opened_book, book, rng, on_error=on_error)
         self.tablebase = self._open(_opened_tables, tablebase, on_error=on_error)
         self.syzygy = self._open(open_syzygy, syzygy, on_error=on_error) if syzygy else None
         self.hash_mb = hash_mb
         self.tablebase_mb = tablebase_mb
+        self.threads = threads
         self._searcher = searcher
+        self._own_searcher = False
 
     def _open(self, opener, given, *args, on_error):
         """``opener(given, *args)``, kept to be closed if it opened something; with ``on_error``, a book or
@@ -153,7 +159,8 @@ class Player:
         if self._searcher is None:
             from .search import Searcher
 
-            self._searcher = Searcher(hash_mb=self.hash_mb)
+            self._searcher = Searcher(hash_mb=self.hash_mb, threads=self.threads)
+            self._own_searcher = True
             if self.tablebase is not None and self.tablebase_mb > 0:
                 self._searcher.set_tables(SearchTables(self.tablebase.directory, self.tablebase_mb))
         return self._searcher
@@ -205,10 +212,12 @@ class Player:
                           info.time, list(info.pv), tbhits=info.tbhits, note=missing_table_note(missing))
 
     def close(self) -> None:
-        """Close the book and tables this player opened itself."""
+        """Close the book and tables this player opened itself, and end its own searcher's helper threads."""
         for opened in self._own:
             opened.close()
         self._own.clear()
+        if self._own_searcher:
+            self._searcher.close()
 
     def __enter__(self) -> "Player":
         return self

@@ -4,6 +4,9 @@ aspiration windows, the time :mod:`.timeman` gives, and a stop that another thre
 The kernel runs without the GIL; the searcher's watchdog (:class:`~.timeman.Watchdog`, one thread for the
 searcher's life) sets its stop flag (a shared numpy array the kernel polls every thousand nodes) at the
 hard time limit or when the caller's ``stop`` event is set, so a UCI loop keeps reading input meanwhile.  Depth 1 is always completed (a millisecond), so every search has a scored move.
+With ``threads`` above 1, helper threads (:mod:`.threads`, Lazy SMP) search the same position in the same
+transposition table meanwhile, and stop when the main search ends; the main search's move and score are
+played, and the nodes reported are all the threads'.
 Each completed depth is reported through ``on_info``; the move of the deepest completed depth is played
 (or a better one the interrupted depth found in full).
 """
@@ -25,11 +28,12 @@ from .kernels.ordering import score_moves
 from .kernels.position import KEYS, PLY, SIDE
 from .kernels.score import INFINITE, MATE, MATE_BOUND
 from .kernels.search import search_root
-from .kernels.tt import entry_move, tt_index
+from .kernels.tt import entry_move, tt_holds, tt_index
 from .kernels.tables import CODES, COUNT, DATA, FIRST_ROW, PAWNS, PIECES, ROWS, SIGNATURE, SIZE, SWAPPED, signature
 from .kernels.work import (CURRENT, FEATURE_NAMES, FEATURES, HISTORY, KILLERS, MAX_PLY, MOVES, NODE_LIMIT, NODES, PARAMS, PV,
                            PV_LENGTH, SCORES, SELDEPTH, STOP, TB_HITS, TB_MAX_MATERIALS, TB_ROW, work_size)
 from .position import Arrays, tables, to_arrays, to_move
+from .threads import Helpers
 from .timeman import DEFAULT_MOVE_OVERHEAD, NEW_DEPTH_SHARE, Limits, SearchClock, Watchdog, time_budget
 
 if TYPE_CHECKING:
@@ -67,11 +71,14 @@ class Searcher:
     """An engine's search with its transposition table and history kept from move to move of a game.
 
     ``move_overhead`` (seconds) is kept off the clock for the time a move takes to reach the board
-    (:func:`~.timeman.time_budget`; UCI sets it from its ``Move Overhead``)."""
+    (:func:`~.timeman.time_budget`; UCI sets it from its ``Move Overhead``).  ``threads``: the threads of
+    a search (UCI's ``Threads``; above 1, Lazy SMP: see :mod:`.threads`); :meth:`close` ends the helpers'."""
 
-    def __init__(self, hash_mb: int = 64, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(self, hash_mb: int = 64, weights: Weights = DEFAULT_WEIGHTS, threads: int = 1) -> None:
         if hash_mb < 1:
             raise ValueError(f"hash_mb must be 1 or more, not {hash_mb}")
+        if threads < 1:
+            raise ValueError(f"threads must be 1 or more, not {threads}")
         entries = 1 << max(int(np.log2(hash_mb * 2 ** 20 // 16)), 10)
         self.tt = np.zeros(2 * entries, np.uint64)
         self.work = np.zeros(work_size(PARAMS_SIZE), np.int64)
@@ -81,6 +88,12 @@ class Searcher:
         self.move_overhead = DEFAULT_MOVE_OVERHEAD
         self.watchdog = Watchdog()
         self.endgame: Optional["SearchTables"] = None
+        self.threads = threads
+        self.helpers = Helpers()
+
+    def close(self) -> None:
+        """Ends the helper threads (a later search starts them again)."""
+        self.helpers.close()
 
     def set_tables(self, endgame: Optional["SearchTables"]) -> None:
         """Probes ``endgame``'s tables inside the search from now on (None: none), loading them as the
@@ -138,7 +151,8 @@ class Searcher:
         n = generate(a.bb, a.st, tables(), w, MOVES, True)
         key = a.bb[KEYS + a.st[PLY]]
         index = tt_index(self.tt, key)
-        tt_move = int(entry_move(self.tt[index + 1])) if self.tt[index] == key else 0
+        data = self.tt[index + 1]
+        tt_move = int(entry_move(data)) if tt_holds(self.tt, index, key, data) else 0
         w[KILLERS:KILLERS + 2 * MAX_PLY] = 0
         score_moves(a.bb, a.st, tables(), w, 0, n, tt_move, a.st[SIDE])
         order = np.argsort(-w[SCORES:SCORES + n], kind="stable")
@@ -173,6 +187,7 @@ class Searcher:
         score = 0
         t = tables()
         try:
+            self.helpers.start(self.threads - 1, self.tt, ctx, a, root, max_depth)
             for depth in range(1, max_depth + 1):
                 window = 30
                 alpha, beta = ((score - window, score + window) if depth >= 4 and self.aspiration
@@ -193,7 +208,7 @@ class Searcher:
                     if ctx[PV_LENGTH] > 0 and depth > 1:
                         found_better = self.info(board, found, depth, ctx, started, partial=True, last=best)
                         if found_better is not best and on_info:  # said, so the move played has its score
-                            found_better.nodes, found_better.time = int(ctx[NODES]), time.perf_counter() - started
+                            found_better.nodes, found_better.time = self.nodes(), time.perf_counter() - started
                             on_info(found_better)
                         best = found_better
                     break
@@ -210,9 +225,15 @@ class Searcher:
                         and depth >= 2 * abs(mate) + 12):
                     break
         finally:
+            self.helpers.stop()
             self.watchdog.release(job)
-        best.nodes, best.time, best.tbhits = int(ctx[NODES]), time.perf_counter() - started, int(ctx[TB_HITS])
+        best.nodes, best.time = self.nodes(), time.perf_counter() - started
+        best.tbhits = int(ctx[TB_HITS]) + self.helpers.tbhits()
         return best
+
+    def nodes(self) -> int:
+        """The nodes of the last search (or the one under way) in all its threads."""
+        return int(self.work[NODES]) + self.helpers.nodes()
 
     def info(self, board: chess.Board, score: int, depth: int, ctx: np.ndarray, started: float,
              partial: bool = False, last: Optional[SearchInfo] = None) -> SearchInfo:
@@ -233,7 +254,7 @@ class Searcher:
             # another move: a mate in 4 played where a mate in 3 was asked must not read as a mate in 3
             return SearchInfo(last.depth, last.seldepth, None if mate is not None else int(score), mate, 0, 0.0, pv)
         return SearchInfo(depth, int(ctx[SELDEPTH]), None if mate is not None else int(score), mate,
-                          int(ctx[NODES]), time.perf_counter() - started, pv, int(ctx[TB_HITS]))
+                          self.nodes(), time.perf_counter() - started, pv, int(ctx[TB_HITS]) + self.helpers.tbhits())
 
 
 def table_row(material: "Material", data: int, size: int, swapped: bool) -> List[int]:

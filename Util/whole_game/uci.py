@@ -11,9 +11,13 @@ answered while it thinks; ``go perft`` and ``bench`` are answered before the
 next command is read.  Input that is wrong (an unknown command, an illegal move, a FEN that is not one)
 is answered with ``info string`` saying what was wrong; the engine never stops on it.
 
-The options are :mod:`.uci_options`'s.  The compiled search is loaded in the background from the start,
-so that ``uciok`` comes at once; ``isready`` waits for it and opens the book, the tables and the hash,
-so that the first ``go`` after ``readyok`` is as fast as the next ones.  Command-line words are one
+The options are :mod:`.uci_options`'s; ``Threads`` above 1 searches with helper threads sharing the
+hash (Lazy SMP, :mod:`.threads`): the main thread's move and score are played, ``nodes`` counts every
+thread's, and ``stop``, ``ponderhit``'s clock and the time limits end them all before ``bestmove``.
+
+The compiled search is loaded in the background from the start, so that ``uciok`` comes at once;
+``isready`` waits for it and opens the book, the tables and the hash, so that the first ``go`` after
+``readyok`` is as fast as the next ones.  Command-line words are one
 command run before quitting, as Stockfish's: ``./chessai bench``.
 """
 
@@ -38,8 +42,8 @@ __all__ = ["AUTHOR", "DEFAULT_OPTIONS", "ENGINE_NAME", "UciEngine", "format_info
 ENGINE_NAME = "chessAI"
 AUTHOR = "the chessAI developers"
 #: Options a new value of which needs the player opened again (its book, tables, hash, weights, level).
-REOPEN = ("Hash", "OwnBook", "BookFile", "TablebasePath", "TablebaseMemory", "SyzygyPath", "WeightsFile",
-          "UCI_LimitStrength", "UCI_Elo")
+REOPEN = ("Hash", "Threads", "OwnBook", "BookFile", "TablebasePath", "TablebaseMemory", "SyzygyPath",
+          "WeightsFile", "UCI_LimitStrength", "UCI_Elo")
 
 
 def parse_position(words: List[str], chess960: bool = False) -> Tuple[chess.Board, str]:
@@ -349,6 +353,7 @@ def open_player(options: Dict[str, object], factory: Optional[Callable[..., obje
     tables = options["TablebasePath"] or DEFAULT
     extra = {"syzygy": str(options["SyzygyPath"])} if options["SyzygyPath"] else {}
     player = (factory or Player)(book=book, tablebase=tables, hash_mb=int(options["Hash"]),
+                                 threads=int(options["Threads"]),
                                  tablebase_mb=int(options["TablebaseMemory"]),
                                  on_error=lambda message: say(f"info string {message}"), **extra)
     use_weights(player, str(options["WeightsFile"]))

@@ -4,6 +4,7 @@
 option             type    meaning
 =================  ======  ========================================================================
 Hash               spin    the transposition table, MB
+Threads            spin    the search's threads (above 1: Lazy SMP sharing the hash, :mod:`.threads`)
 Clear Hash         button  empties the transposition table (and the move-ordering history)
 Ponder             check   the GUI may send ``go ponder`` (the engine ponders whenever asked)
 MultiPV            spin    lines shown; above 1 every root move is scored (:mod:`.multipv`)
@@ -40,6 +41,8 @@ __all__ = ["DEFAULT_OPTIONS", "ELO_RANGE", "OPTIONS", "UciOption", "option_lines
 ELO_RANGE = (LEVELS[0].elo, LEVELS[-1].elo)
 #: The most lines ``MultiPV`` shows (more legal moves than this are never on a board).
 MAX_MULTIPV = 256
+#: The most threads a search may have (more threads than the machine has cores only share its cores).
+MAX_THREADS = 8
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class UciOption:
 
 OPTIONS: Tuple[UciOption, ...] = (
     UciOption("Hash", "spin", 64, 1, 4096),
+    UciOption("Threads", "spin", 1, 1, MAX_THREADS),
     UciOption("Clear Hash", "button"),
     UciOption("Ponder", "check", False),
     UciOption("MultiPV", "spin", 1, 1, MAX_MULTIPV),

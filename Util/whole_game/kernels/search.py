@@ -24,7 +24,8 @@ from .position import (BOARD, EMPTY, HALFMOVE, KEYS, PLY, SIDE, UNDO, in_check, 
                        is_repetition, make_move, make_null, unmake_move, unmake_null)
 from .score import DRAW, INFINITE, MATE, MATE_BOUND
 from .tables import NO_PROBE, probe
-from .tt import EXACT, LOWER, UPPER, entry_bound, entry_depth, entry_move, entry_score, tt_index, tt_store
+from .tt import (EXACT, LOWER, UPPER, entry_bound, entry_depth, entry_move, entry_score, tt_holds, tt_index,
+                 tt_store)
 from .work import (CHECK_EXTENSION, COUNTERS, CURRENT, FEATURES, FUTILITY, HISTORY, IIR, KILLERS, KILLERS_HISTORY,
                    LATE_MOVE_PRUNING, LATE_MOVE_REDUCTIONS, MAX_PLY, MOVES, NODE_LIMIT, NODES, NULL_MOVE, PARAMS, PV,
                    PV_LENGTH, PVS, QUIESCENCE, QUIESCENCE_PRUNING, REVERSE_FUTILITY, SCORES, SEE_PRUNING, SELDEPTH,
@@ -146,8 +147,8 @@ def negamax(bb, st, tables, tt, work, alpha, beta, depth, ply, null_ok):
     key = bb[KEYS + st[PLY]]
     index = tt_index(tt, key)
     tt_move = 0
-    if tt[index] == key:
-        data = tt[index + 1]
+    data = tt[index + 1]
+    if tt_holds(tt, index, key, data):
         tt_move = entry_move(data)
         if entry_depth(data) >= depth and not pv_node and ply > 0 and work[FEATURES + TT_CUTS]:
             tt_score = entry_score(data, ply)

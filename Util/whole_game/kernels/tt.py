@@ -1,8 +1,11 @@
 """The transposition table: what the search learnt of a position, found again by its key.
 
-``tt`` is a uint64 array of 2 N slots, N a power of two: the position's key at ``2 i``, its entry at
-``2 i + 1``, ``i`` the key's low bits (one entry a slot: a new position replaces the old one, unless the old
-one is the same position searched much deeper).  An entry packs
+``tt`` is a uint64 array of 2 N slots, N a power of two: the position's key xor its entry at ``2 i``, the
+entry at ``2 i + 1``, ``i`` the key's low bits (one entry a slot: a new position replaces the old one, unless
+the old one is the same position searched much deeper).  The threads of one search share the table
+(:mod:`Util.whole_game.threads`) without a lock: a slot that one thread read while another wrote it holds
+the key of one entry and the other entry, and the xor makes it read as a miss (:func:`tt_holds`), never
+as another position's entry.  An entry packs
 
 * the best move, :data:`~.move.MOVE_BITS` bits (:mod:`.move`; 0: none);
 * the score + :data:`SCORE_OFFSET`, 16 bits from bit :data:`SCORE_SHIFT`: a mate is stored as its distance
@@ -32,6 +35,12 @@ U = np.uint64
 def tt_index(tt, key):
     """The slot of ``key``: its key at ``tt[i]``, its entry at ``tt[i + 1]``."""
     return 2 * np.int64(key & U((len(tt) >> 1) - 1))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def tt_holds(tt, index, key, data):
+    """Whether slot ``index``, read as ``data``, is position ``key``'s entry."""
+    return tt[index] ^ data == key
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -70,11 +79,12 @@ def tt_store(tt, key, move, score, depth, bound, ply):
     elif score < -MATE_BOUND:
         score -= ply
     old = tt[index + 1]
-    if tt[index] == key:
+    if tt_holds(tt, index, key, old):
         if move == 0:
             move = entry_move(old)
         if bound != EXACT and entry_depth(old) > depth + KEEP_DEEPER:
             return
-    tt[index] = key
-    tt[index + 1] = (U(move) | (U(score + SCORE_OFFSET) << U(SCORE_SHIFT)) | (U(depth + 1) << U(DEPTH_SHIFT))
-                     | (U(bound) << U(BOUND_SHIFT)))
+    data = (U(move) | (U(score + SCORE_OFFSET) << U(SCORE_SHIFT)) | (U(depth + 1) << U(DEPTH_SHIFT))
+            | (U(bound) << U(BOUND_SHIFT)))
+    tt[index] = key ^ data
+    tt[index + 1] = data
