@@ -261,6 +261,7 @@ def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, g
         subprocess.run(command, cwd=scratch, stdout=log, stderr=subprocess.STDOUT, check=False)
     load_text = load.stop()
     counts = count_games(pgn, ours_name)
+    apart = _apart(counts)
     result = match_result(counts["wins"], counts["draws"], counts["losses"])
     version = subprocess.run([program, "--version"], capture_output=True, text=True).stdout.strip()
     record = {
@@ -274,9 +275,8 @@ def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, g
                                  "options": {**opponent.options, **_options(opponent.fastchess)},
                                  "rating": opponent.rating, "rating_source": opponent.source}},
         "games": result.games, "wins": result.wins, "draws": result.draws, "losses": result.losses,
-        "time_losses": {"ours": counts["time_ours"], "opponent": counts["time_opponent"]},
-        "crashes": _apart(counts)["crash"], "illegal_moves": _apart(counts)["illegal"],
-        "abandoned": _apart(counts)["abandoned"],
+        "time_losses": apart["time"],
+        "crashes": apart["crash"], "illegal_moves": apart["illegal"], "abandoned": apart["abandoned"],
         "elo": _finite(result.elo), "elo_low": _finite(result.elo_low), "elo_high": _finite(result.elo_high),
         "concurrency": concurrency, "load": load_text, **(extra or {}),
     }
