@@ -165,3 +165,24 @@ def test_phalanx_answers_uci_through_the_bridge():
     assert len(best) == 1 and chess.Move.from_uci(best[0].split()[1]) in board.legal_moves
     info = lines[lines.index(best[0]) - 1]
     assert info.startswith("info depth") and math.isfinite(float(info.split()[2]))
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["gauntlet", "stockfish-2000", "--their-overhead", "300"], "more starves Stockfish"),
+    (["gauntlet", "phalanx", "--their-overhead", "50"], "phalanx has no Move Overhead option"),
+])
+def test_their_overhead_is_refused_where_it_would_starve_or_does_not_exist(argv, says, capsys):
+    """No opponent gets a Move Overhead above 100 ms, and one without the option is told so; nothing is played."""
+    from Util.whole_game_lab import calibration
+
+    with pytest.raises(SystemExit) as stop:
+        calibration.main(argv)
+    assert stop.value.code == 2
+    assert says in capsys.readouterr().err
+
+
+def test_stockfish_takes_the_overhead_it_is_given():
+    from Util.whole_game_lab.calibration import stockfish
+
+    assert "option.Move Overhead=100" in stockfish(2000, 100).fastchess
+    assert stockfish(2000).options["Move Overhead"] == 10

@@ -60,6 +60,11 @@ TIME_CONTROL = "10+0.1"
 TIME_MARGIN_MS = 50
 #: Our engine's Move Overhead in the matches (milliseconds): at most 100, as for every engine.
 MOVE_OVERHEAD_MS = 30
+#: Stockfish's Move Overhead unless a match says otherwise (milliseconds): its own default.
+STOCKFISH_OVERHEAD_MS = 10
+#: The most Move Overhead any engine of a match gets (milliseconds): Stockfish keeps it back for every move
+#: it still expects to play, so more starves it at 10+0.1.
+MAX_OVERHEAD_MS = 100
 HASH_MB = 64
 MATCHES_DIR = folders.REPO_ROOT / "docs" / "matches"
 SCALE = "CCRL Blitz"
@@ -90,9 +95,11 @@ def _uci_options(options: Dict[str, object]) -> Tuple[str, ...]:
                  for key, value in options.items())
 
 
-def stockfish(elo: int) -> Opponent:
-    """Debian's Stockfish 15.1 limited to ``UCI_Elo`` ``elo``, rated at that number (its authors' calibration)."""
-    options = {"Threads": 1, "Hash": HASH_MB, "UCI_LimitStrength": True, "UCI_Elo": elo, "Move Overhead": 10}
+def stockfish(elo: int, overhead_ms: int = STOCKFISH_OVERHEAD_MS) -> Opponent:
+    """Debian's Stockfish 15.1 limited to ``UCI_Elo`` ``elo``, rated at that number (its authors' calibration),
+    with ``overhead_ms`` as its ``Move Overhead``."""
+    options = {"Threads": 1, "Hash": HASH_MB, "UCI_LimitStrength": True, "UCI_Elo": elo,
+               "Move Overhead": overhead_ms}
     return Opponent(f"stockfish-{elo}", "Stockfish 15.1", ("cmd=/usr/games/stockfish",) + _uci_options(options),
                     elo, "Stockfish's UCI_Elo, calibrated by its authors at 60+0.6 against CCRL 40/4", options)
 
@@ -403,6 +410,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     lv.add_argument("number", type=int, choices=range(1, len(LEVELS)))
     lv.add_argument("--rung", type=int, help="Stockfish's UCI_Elo (default: the level's of LEVEL_RUNGS)")
     for p, default in ((g, 100), (lv, 40)):
+        p.add_argument("--their-overhead", type=int, metavar="MS",
+                       help=f"Stockfish's Move Overhead in milliseconds, 0 to {MAX_OVERHEAD_MS} "
+                            f"(default {STOCKFISH_OVERHEAD_MS}; only for Stockfish, the one opponent that has it)")
         p.add_argument("--games", type=int, default=default, help=f"an even number (default {default})")
         p.add_argument("--start", type=int, default=1, help="the first opening (default 1)")
         p.add_argument("--slug", help="the records' file name (default: from what is played and today's date)")
@@ -419,15 +429,23 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     if args.games < 2 or args.games % 2:
         parser.error("--games must be an even number, 2 or more (each opening is played with both colours)")
+    overhead = args.their_overhead
+    if overhead is not None and not 0 <= overhead <= MAX_OVERHEAD_MS:
+        parser.error(f"--their-overhead {overhead}: give 0 to {MAX_OVERHEAD_MS} ms (more starves Stockfish)")
+    if overhead is not None and args.command == "gauntlet" and not args.opponent.startswith("stockfish"):
+        parser.error(f"--their-overhead: {args.opponent} has no Move Overhead option; only Stockfish takes it")
+    overhead = STOCKFISH_OVERHEAD_MS if overhead is None else overhead
     today = datetime.date.today().isoformat()
     try:
         if args.command == "gauntlet":
             opponent = OPPONENTS[args.opponent]
+            if opponent.name.startswith("stockfish"):
+                opponent = stockfish(int(opponent.options["UCI_Elo"]), overhead)
             record = play(args.slug or f"{today}-chessai-vs-{opponent.name}", ours_engine(), "chessAI", opponent,
                           args.games, args.start, concurrency=args.concurrency)
         else:
             rung = args.rung or LEVEL_RUNGS[args.number]
-            opponent = stockfish(rung)
+            opponent = stockfish(rung, overhead)
             record = play(args.slug or f"{today}-level{args.number}-vs-{opponent.name}", level_engine(args.number),
                           f"chessAI-level-{args.number}", opponent, args.games, args.start, {"level": args.number},
                           concurrency=args.concurrency)
