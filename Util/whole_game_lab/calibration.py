@@ -334,7 +334,9 @@ def report() -> str:
     for r in full:
         opponent = r["engines"]["opponent"]
         apart = lost_apart(r)
-        lines.append(f"| {opponent['version']} ({opponent['name']}) | {r['games']} | +{r['wins']} ={r['draws']} "
+        overhead = opponent["options"].get("Move Overhead")
+        named = opponent["name"] + (f", Move Overhead {overhead} ms" if overhead is not None else "")
+        lines.append(f"| {opponent['version']} ({named}) | {r['games']} | +{r['wins']} ={r['draws']} "
                      f"-{r['losses']} | {r['elo']} ({r['elo_low']}..{r['elo_high']}) | "
                      f"{apart['time']['ours']}/{apart['time']['opponent']} | "
                      f"{apart['crash']['ours']}/{apart['crash']['opponent']} |")
