@@ -152,7 +152,7 @@ def levels_answer() -> dict:
     answers = []
     for level in LEVELS:
         fields = {f.name: getattr(level, f.name) for f in dataclasses.fields(level)
-                  if f.name not in ("nodes", "margin", "noise")}
+                  if f.name not in ("nodes", "margin", "noise", "weights")}
         answers.append({**fields, "label": level.label})
     return {"levels": answers}
 

@@ -109,6 +109,28 @@ def test_a_level_short_of_time_answers_with_a_one_ply_search(player):
     assert result.move in board.legal_moves and result.source == "search" and result.depth == 1
 
 
+def test_a_level_plays_with_the_weights_it_was_measured_with_and_gives_them_back(player):
+    """Levels 1 to 7 were measured with the hand-set weights and play with them; full strength plays with
+    the player's own weights again (the engine's, or a ``WeightsFile``'s), on the same shared searcher."""
+    from dataclasses import replace
+
+    from Util.whole_game.evaluation import DEFAULT_WEIGHTS, HAND_SET_WEIGHTS, parameters
+    from Util.whole_game.kernels.work import PARAMS
+
+    assert HAND_SET_WEIGHTS != DEFAULT_WEIGHTS
+    searcher = player.searcher
+    in_use = lambda: searcher.work[PARAMS:PARAMS + len(parameters())]  # noqa: E731
+    board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8")
+    own = replace(DEFAULT_WEIGHTS, tempo=DEFAULT_WEIGHTS.tempo + 7)  # as a WeightsFile would give
+    searcher.set_weights(own)
+    try:
+        for level, expected in ((LEVELS[2], HAND_SET_WEIGHTS), (LEVELS[-1], own)):
+            assert LevelPlayer(player, level, rng=1).get_move(board, Limits(depth=2), use_book=False).move in board.legal_moves
+            assert (in_use() == parameters(expected)).all(), level.number
+    finally:
+        searcher.set_weights(DEFAULT_WEIGHTS)
+
+
 def test_the_lowest_level_errs_plausibly(positions, player):
     """Level 1 plays a legal move everywhere, never one that loses more than an exchange on its square, and,
     by Stockfish's judgement (depth 12), loses more on average than full strength at depth 8."""

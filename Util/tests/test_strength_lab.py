@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from Util.whole_game.evaluation import DEFAULT_WEIGHTS, parameters, weights_from_parameters
+from Util.whole_game.kernels import evaluation as ev
 from Util.whole_game_lab.elo import match_result
 from Util.whole_game_lab.rating import Pairing, expected_score, fit_rating
 
@@ -70,6 +71,33 @@ def test_texel_coefficients_predict_the_evaluation_of_changed_weights():
     actual = positions.evaluations(weights_from_parameters(params))
     # whole multiples of 24 centipawns move the evaluation by whole centipawns: the prediction is exact
     assert np.allclose(predicted, actual, atol=1e-6)
+
+
+def test_texel_fit_keeps_the_tables_when_asked_and_moves_the_rest(capsys):
+    from Util.whole_game_lab.texel import fit, tunable_indices
+    from Util.whole_game_lab.tuning import Labelled
+
+    in_tables = lambda i: any(start <= i < start + 384 for start in (ev.PST_MG, ev.PST_EG))  # noqa: E731
+    assert any(in_tables(i) for i in tunable_indices())
+    without = tunable_indices(tables=False)
+    assert not any(in_tables(i) for i in without) and len(without) > 20
+    rng = random.Random(5)
+    labelled = []
+    for n in range(40):
+        board = chess.Board()
+        for _ in range(rng.randint(10, 30)):
+            board.push(rng.choice(list(board.legal_moves)))
+            if board.is_game_over():
+                board.pop()
+                break
+        # White is always winning: the fit must move the weights that see White's advantages
+        labelled.append(Labelled(board.fen(), 0.9 if board.turn == chess.WHITE else 0.1, f"line {n}", "test"))
+    fitted = fit(labelled, DEFAULT_WEIGHTS, epochs=20, rate=2.0, tables=False)
+    for phase in ("mg", "eg"):
+        assert np.array_equal(fitted.tables[phase], parameters(DEFAULT_WEIGHTS)[getattr(ev, f"PST_{phase.upper()}"):][:384]
+                              .reshape(6, 64))
+    assert not np.array_equal(parameters(fitted)[without], parameters(DEFAULT_WEIGHTS)[without])
+    assert "held out: loss" in capsys.readouterr().out
 
 
 def test_match_records_count_wins_draws_losses_and_time_losses(tmp_path):

@@ -37,6 +37,7 @@ from typing import Callable, Optional, Union
 import chess
 
 from .endgame import probe_tablebase_move
+from .evaluation import HAND_SET_WEIGHTS, Weights
 from .player import MoveResult, missing_table_note
 from .root_moves import MATE_VALUE, rank_root_moves_deepening
 
@@ -53,7 +54,8 @@ class Level:
     seconds at most per move (None: the clock decides); ``nodes`` per search at most; ``margin`` and
     ``noise`` the mistakes' size in centipawns (0: it plays its best move); ``tables`` whether it plays
     the tables' moves; ``measured`` whether ``elo`` was measured (else an estimate), then ``elo_low`` ..
-    ``elo_high`` its 95 % interval and ``games`` the games it rests on."""
+    ``elo_high`` its 95 % interval and ``games`` the games it rests on; ``weights`` the evaluation's
+    weights it plays with (None: its player's, by default :data:`~.evaluation.DEFAULT_WEIGHTS`)."""
 
     number: int
     elo: int
@@ -68,6 +70,7 @@ class Level:
     elo_high: Optional[int] = None
     games: int = 0
     scale: str = SCALE
+    weights: Optional[Weights] = None
 
     @property
     def label(self) -> str:
@@ -95,22 +98,23 @@ class Level:
 
 #: The levels, weakest first; ``LEVELS[n - 1]`` is level n.  Each rating is on the CCRL Blitz scale, measured
 #: by fastchess at 10 s + 0.1 s (40 games a level against a Stockfish rung, the full engine's gauntlet for the
-#: top): ``python -m Util.whole_game_lab.calibration report``; docs/levels.md has the matches.
+#: top): ``python -m Util.whole_game_lab.calibration report``; docs/levels.md has the matches.  Levels 1 to 7
+#: were measured with the hand-set weights and keep them until they are measured again.
 LEVELS = (
     Level(1, 1672, depth=2, movetime=0.5, nodes=2_000, margin=150, noise=100, tables=False,
-          measured=True, elo_low=1492, elo_high=1851, games=40),
+          measured=True, elo_low=1492, elo_high=1851, games=40, weights=HAND_SET_WEIGHTS),
     Level(2, 1769, depth=2, movetime=0.5, nodes=5_000, margin=110, noise=70, tables=False,
-          measured=True, elo_low=1614, elo_high=1923, games=40),
+          measured=True, elo_low=1614, elo_high=1923, games=40, weights=HAND_SET_WEIGHTS),
     Level(3, 2001, depth=3, movetime=0.5, nodes=10_000, margin=100, noise=60, tables=False,
-          measured=True, elo_low=1870, elo_high=2132, games=40),
+          measured=True, elo_low=1870, elo_high=2132, games=40, weights=HAND_SET_WEIGHTS),
     Level(4, 2125, depth=3, movetime=1.0, nodes=20_000, margin=50, noise=30, tables=False,
-          measured=True, elo_low=1992, elo_high=2257, games=40),
+          measured=True, elo_low=1992, elo_high=2257, games=40, weights=HAND_SET_WEIGHTS),
     Level(5, 2260, depth=4, movetime=1.0, nodes=50_000, margin=30, noise=18, tables=True,
-          measured=True, elo_low=2128, elo_high=2392, games=40),
+          measured=True, elo_low=2128, elo_high=2392, games=40, weights=HAND_SET_WEIGHTS),
     Level(6, 2448, depth=5, movetime=1.5, nodes=200_000, margin=20, noise=12, tables=True,
-          measured=True, elo_low=2316, elo_high=2581, games=40),
+          measured=True, elo_low=2316, elo_high=2581, games=40, weights=HAND_SET_WEIGHTS),
     Level(7, 2586, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True,
-          measured=True, elo_low=2459, elo_high=2712, games=40),
+          measured=True, elo_low=2459, elo_high=2712, games=40, weights=HAND_SET_WEIGHTS),
     Level(8, 2654, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True,
           measured=True, elo_low=2593, elo_high=2716, games=100),
 )
@@ -170,6 +174,7 @@ class LevelPlayer:
         level = self.level
         bounded = level.limits(limits)
         self.searcher.set_feature("tablebase probes", level.tables)  # the lowest levels search without them too
+        self.searcher.lend_weights(level.weights)  # a label holds for the weights it was measured with
         if level.tables and level.margin == 0:
             return self.player.get_move(board, bounded, on_info=on_info, stop=stop, use_book=use_book)
         if use_book and self.player.book is not None and any(board.generate_legal_moves()):

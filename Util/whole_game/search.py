@@ -83,6 +83,7 @@ class Searcher:
         self.tt = np.zeros(2 * entries, np.uint64)
         self.work = np.zeros(work_size(PARAMS_SIZE), np.int64)
         self.work[PARAMS:] = parameters(weights)
+        self.weights = self.own_weights = weights
         self.work[FEATURES:FEATURES + len(FEATURE_NAMES)] = 1
         self.aspiration = True
         self.move_overhead = DEFAULT_MOVE_OVERHEAD
@@ -141,8 +142,19 @@ class Searcher:
         self.work[HISTORY:CURRENT] = 0  # the history and the countermoves
 
     def set_weights(self, weights: Weights) -> None:
-        """Evaluates with ``weights`` from now on (and forgets what was learnt with the old ones)."""
+        """Evaluates with ``weights`` from now on, its own weights (and forgets what was learnt with the old
+        ones; nothing is forgotten when they are the weights it already has)."""
+        self.own_weights = weights
+        self.lend_weights(None)
+
+    def lend_weights(self, weights: Optional[Weights]) -> None:
+        """Evaluates with ``weights`` until told otherwise, or with its own (:meth:`set_weights`') when None:
+        what a level that was measured with other weights asks for."""
+        weights = self.own_weights if weights is None else weights
+        if weights == self.weights:
+            return
         self.work[PARAMS:PARAMS + PARAMS_SIZE] = parameters(weights)
+        self.weights = weights
         self.new_game()
 
     def root_moves(self, a: Arrays) -> np.ndarray:

@@ -2,9 +2,12 @@
 labelled by Stockfish's static evaluation::
 
     python -m Util.whole_game_lab.texel label GAMES.pgn ... --cache Tests/texel_positions.tsv
-    python -m Util.whole_game_lab.texel fit --cache Tests/texel_positions.tsv --out tuned.json
+    python -m Util.whole_game_lab.texel lines --first 0 --count 4000 --cache Tests/texel_positions.tsv
+    python -m Util.whole_game_lab.texel fit --cache Tests/texel_positions.tsv --keep-tables --out tuned.json
 
-**Labels.**  ``label`` reads games (a match's PGN files), keeps every quiet position (not in check, and
+**Labels.**  ``lines`` has Stockfish play lines on from the shared openings (its moves drawn among its
+best at a tiny budget, as :mod:`.tuning` does, seeded by the line's number) and keeps a quiet position
+every other ply; ``label`` reads games (a match's PGN files) and keeps every quiet position (not in check, and
 this engine's quiescence search returns its static evaluation: no capture changes it) from the
 :data:`SKIP` th ply on, once each, and asks Debian's Stockfish 15.1 for its static evaluation of it (the
 ``eval`` command's "Final evaluation", NNUE and classical blended, in pawns from White's side); the label
@@ -21,15 +24,18 @@ sparse).  Then the loss of :mod:`.tuning`, the mean squared error of ``expected_
 against the labels (``K`` fitted to the starting weights first), is minimised over all those weights by
 Adam (:func:`descend`); the weights are rounded to whole centipawns and written as JSON for
 ``WeightsFile`` / ``ours:weights=FILE``.  Lines of play (one game each) go whole to the training set or
-the held-out fifth; both losses are printed.
+the held-out fifth; both losses are printed.  ``--keep-tables`` leaves the piece-square tables (768 of the
+781 weights) as they are: fitted on tens of thousands of positions from about two thousand lines, they
+learn the training lines rather than chess, and the held-out loss shows it.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import subprocess
 from pathlib import Path
-from typing import Iterable, Iterator, List, Sequence, Tuple
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import chess
 import chess.pgn
@@ -41,9 +47,11 @@ from ..whole_game.evaluation import read_weights
 from ..whole_game.kernels import evaluation as k
 from ..whole_game.kernels.evaluation import evaluate as evaluate_kernel
 from ..whole_game.position import tables
-from .tuning import Labelled, PositionSet, QuietCheck, append_cache, expected_score, fit_k, loss, read_cache
+from .match import default_openings_file, read_openings
+from .tuning import (Labelled, PositionSet, QuietCheck, append_cache, expected_score, fit_k, loss, open_stockfish,
+                     read_cache, sane_move)
 
-__all__ = ["SKIP", "coefficients", "descend", "label_games", "stockfish_static", "tunable_indices"]
+__all__ = ["SKIP", "coefficients", "descend", "label_games", "label_lines", "stockfish_static", "tunable_indices"]
 
 #: Plies of a game left out at its start (the opening file's and the first moves after it).
 SKIP = 8
@@ -52,15 +60,18 @@ SKIP = 8
 PROBE = 24
 
 
-def tunable_indices() -> np.ndarray:
+def tunable_indices(tables: bool = True) -> np.ndarray:
     """The parameter array's indices the fit moves: every value the kernel uses linearly (not the factors,
-    not the king-attack weights, not entries that are never read)."""
+    not the king-attack weights, not entries that are never read; not the piece-square tables unless
+    ``tables``)."""
     unused = {k.VALUE_MG + 5, k.VALUE_EG + 5, k.MOBILITY_MG, k.MOBILITY_MG + 5, k.MOBILITY_EG, k.MOBILITY_EG + 5,
               k.HANGING + 5, k.PASSED_MG, k.PASSED_MG + 7, k.PASSED_EG, k.PASSED_EG + 7}
     unused |= set(range(k.KING_ATTACK, k.KING_ATTACK + 6)) | set(range(k.FACTORS, k.PARAMS_SIZE))
     # pawns never stand on the first or last rank
     for phase in (k.PST_MG, k.PST_EG):
         unused |= {phase + square for square in list(range(8)) + list(range(56, 64))}
+        if not tables:
+            unused |= set(range(phase, phase + 384))
     return np.array([i for i in range(k.PARAMS_SIZE) if i not in unused], np.int64)
 
 
@@ -197,12 +208,43 @@ def label_games(paths: Sequence[Path], seen: set) -> Iterator[Labelled]:
         sf.close()
 
 
+def label_lines(openings: Sequence[str], first: int, count: int, plies: int = 100, every: int = 2,
+                seen: Optional[set] = None) -> Iterator[Labelled]:
+    """Quiet positions of lines ``first .. first + count - 1`` played on from the openings by Stockfish
+    (line n from opening ``n % len(openings)``, moves drawn as :func:`.tuning.sane_move` draws them, seeded
+    by n), one every ``every`` plies, labelled by Stockfish's static evaluation; FENs in ``seen`` are
+    skipped (and each new one added)."""
+    seen = set() if seen is None else seen
+    quiet = QuietCheck()
+    player = open_stockfish()
+    sf = StockfishStatic()
+    try:
+        for number in range(first, first + count):
+            rng = random.Random(number)
+            board = chess.Board(openings[number % len(openings)])
+            for ply in range(plies):
+                if board.is_game_over(claim_draw=True):
+                    break
+                key = " ".join(board.fen().split()[:4])
+                if ply % every == 0 and key not in seen and quiet(board):
+                    seen.add(key)
+                    cp = sf(board)
+                    yield Labelled(board.fen(), float(expected_score(cp)), f"line {number}", f"sf static cp {cp:.0f}")
+                board.push(sane_move(player, board, rng))
+    finally:
+        sf.close()
+        player.quit()
+
+
 # -- the command ------------------------------------------------------------------------------------------
-def fit(labelled: List[Labelled], start: Weights, epochs: int, rate: float, test_share: float = 0.2) -> Weights:
+def fit(labelled: List[Labelled], start: Weights, epochs: int, rate: float, test_share: float = 0.2,
+        tables: bool = True) -> Weights:
+    """``start`` moved by :func:`descend` to fit the training four fifths of ``labelled`` (the piece-square
+    tables too if ``tables``); prints the training and held-out losses before and after."""
     positions = PositionSet(labelled)
     train, test = positions.split(test_share)
     k_scale = fit_k(train.evaluations(start), train.labels)
-    tunable = tunable_indices()
+    tunable = tunable_indices(tables)
     print(f"{len(train)} training and {len(test)} held-out positions; K = {k_scale:.4f}; "
           f"{len(tunable)} weights", flush=True)
     base, *rows = coefficients(train, start, tunable)
@@ -222,11 +264,17 @@ def main(argv=None) -> None:
     label = commands.add_parser("label", help="label the quiet positions of games by Stockfish's static evaluation")
     label.add_argument("pgn", type=Path, nargs="+")
     label.add_argument("--cache", type=Path, required=True)
+    lines = commands.add_parser("lines", help="label positions of lines Stockfish plays on from the openings")
+    lines.add_argument("--first", type=int, default=0, help="the first line (default 0)")
+    lines.add_argument("--count", type=int, default=1000, help="how many lines (default 1000)")
+    lines.add_argument("--cache", type=Path, required=True)
     fitting = commands.add_parser("fit", help="fit every linear weight to the labelled positions")
     fitting.add_argument("--cache", type=Path, required=True)
     fitting.add_argument("--start", type=Path, help="weights to start from (JSON; default: the built-in ones)")
     fitting.add_argument("--epochs", type=int, default=400)
     fitting.add_argument("--rate", type=float, default=1.0, help="Adam's step, centipawns (default 1)")
+    fitting.add_argument("--keep-tables", action="store_true",
+                         help="leave the piece-square tables as they are (they overfit: see the module's text)")
     fitting.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.command == "label":
@@ -234,11 +282,17 @@ def main(argv=None) -> None:
         count = append_cache(args.cache, label_games(args.pgn, seen))
         print(f"{count} positions labelled; {len(seen)} in {args.cache}")
         return
+    if args.command == "lines":
+        seen = {" ".join(item.fen.split()[:4]) for item in read_cache(args.cache)}
+        openings = read_openings(default_openings_file())
+        count = append_cache(args.cache, label_lines(openings, args.first, args.count, seen=seen))
+        print(f"{count} positions labelled; {len(seen)} in {args.cache}")
+        return
     labelled = [item for item in read_cache(args.cache) if item.source.startswith("sf static")]
     if len(labelled) < 100:
         parser.error(f"{args.cache}: {len(labelled)} positions labelled by the static evaluation; label more")
     start = read_weights(args.start) if args.start else DEFAULT_WEIGHTS
-    weights = fit(labelled, start, args.epochs, args.rate)
+    weights = fit(labelled, start, args.epochs, args.rate, tables=not args.keep_tables)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(weights_to_json(weights) + "\n")
     print(f"weights written to {args.out}")
