@@ -171,7 +171,7 @@ def test_the_report_shows_crashes_apart_and_the_score_without_them(tmp_path, mon
     (tmp_path / "m.json").write_text(json.dumps(record))
     monkeypatch.setattr(calibration, "MATCHES_DIR", tmp_path)
     text = calibration.report()
-    assert "| Phalanx XXV (phalanx) | 4 | +2 =1 -1 | 87.6 (-300.0..500.0) | 0/0 | 0/1 |" in text
+    assert "| Phalanx XXV (phalanx) | ? | 4 | +2 =1 -1 | 87.6 (-300.0..500.0) | 0/0 | 0/1 |" in text
     assert "without the 1 game a program abandoned (our result in them +1 =0 -0): +1 =1 -1, Elo 0.0" in text
 
 
@@ -214,3 +214,23 @@ def test_stockfish_takes_the_overhead_it_is_given():
 
     assert "option.Move Overhead=100" in stockfish(2000, 100).fastchess
     assert stockfish(2000).options["Move Overhead"] == 10
+
+
+def test_the_report_fits_the_newest_build_from_its_own_matches(tmp_path, monkeypatch):
+    """Two builds (bench counts) played Phalanx: the rating is the newest build's alone, and both rows are listed."""
+    import json
+
+    from Util.whole_game_lab import calibration
+
+    for slug, bench, date, (w, d, l) in (("old", 701981, "2026-11-28 03:00 UTC", (10, 0, 30)),
+                                         ("new", 856087, "2026-11-28 10:18 UTC", (30, 0, 10))):
+        record = {"date": date, "bench": bench, "engines": {"ours": {"name": "chessAI"}, "opponent": {
+                      "name": "phalanx", "version": "Phalanx XXV", "rating": 2644, "options": {}}},
+                  "games": 40, "wins": w, "draws": d, "losses": l, "time_losses": {"ours": 0, "opponent": 0},
+                  "crashes": {"ours": 0, "opponent": 0}, "illegal_moves": {"ours": 0, "opponent": 0}, "elo": 0.0, "elo_low": 0.0, "elo_high": 0.0}
+        (tmp_path / f"{slug}.json").write_text(json.dumps(record))
+    monkeypatch.setattr(calibration, "MATCHES_DIR", tmp_path)
+    text = calibration.report()
+    assert "the newest build, bench 856087" in text
+    fitted = fit_rating([Pairing("Phalanx XXV", 2644, 30, 0, 10)])
+    assert f"**{fitted.rating:.0f}**" in text and "| 701981 | 40 | +10 =0 -30 |" in text

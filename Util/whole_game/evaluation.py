@@ -5,9 +5,11 @@ written to and read from JSON by :func:`weights_to_json`, :func:`weights_from_js
 
 The factors are the seed's (material, attacked pieces, piece positions own and opponent's, king-zone safety
 own and opponent's, mobility) plus pawn structure, as multiples of the base values (1.0 = as tuned).  The
-base values (centipawns, middlegame / endgame) are this project's own: piece values, piece-square tables
-built from a few rules (advance the pawns, centralise the minor pieces and the king in the endgame, keep
-the king in its corner in the middlegame, rooks on the seventh), mobility per square, and the rest.
+base values (centipawns, middlegame / endgame) are this project's own: piece-square tables built from a
+few rules (advance the pawns, centralise the minor pieces and the king in the endgame, keep the king in
+its corner in the middlegame, rooks on the seventh), and piece values, mobility per square and the rest
+fitted to Stockfish's static evaluation by :mod:`Util.whole_game_lab.texel` (the values set by hand
+before are :data:`HAND_SET_WEIGHTS`).
 """
 
 from __future__ import annotations

@@ -259,6 +259,7 @@ def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, g
                "-openings", f"file={openings}", "format=epd", "order=sequential", f"start={start}",
                "-rounds", str(games // 2), "-repeat", "-concurrency", str(concurrency), "-recover",
                "-pgnout", f"file={pgn}", "timeleft=true", "nodes=true", "seldepth=true"]
+    build = engine_bench()
     started = datetime.datetime.now(datetime.timezone.utc)
     load = LoadWatch()
     logs = folders.REPO_ROOT / "Tests"
@@ -272,7 +273,7 @@ def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, g
     result = match_result(counts["wins"], counts["draws"], counts["losses"])
     version = subprocess.run([program, "--version"], capture_output=True, text=True).stdout.strip()
     record = {
-        "date": started.strftime("%Y-%m-%d %H:%M UTC"), "commit": commit(),
+        "date": started.strftime("%Y-%m-%d %H:%M UTC"), "commit": commit(), "bench": build,
         "fastchess": f"{version} (source 74deac23)" if version else "fastchess",
         "command": " ".join(_quoted(part) for part in command).replace(str(folders.REPO_ROOT), "."),
         "tc": TIME_CONTROL, "time_margin_ms": TIME_MARGIN_MS,
@@ -289,6 +290,14 @@ def play(slug: str, ours: Tuple[str, ...], ours_name: str, opponent: Opponent, g
     }
     record_path.write_text(json.dumps(record, indent=1) + "\n")
     return record
+
+
+def engine_bench() -> int:
+    """The engine's ``bench`` node count: what names its build (as OpenBench names one), since the count
+    changes exactly when the search or the evaluation does."""
+    from ..whole_game.bench import BENCH_DEPTH, run_bench
+
+    return run_bench(BENCH_DEPTH, say=None).nodes
 
 
 def _quoted(part: str) -> str:
@@ -323,20 +332,23 @@ def report() -> str:
     every = records()
     full = [r for r in every if "level" not in r]
     is_rung = lambda r: r["engines"]["opponent"]["name"].startswith("stockfish")  # noqa: E731
-    anchored = [_pairing(r) for r in full if r["engines"]["opponent"]["rating"] and not is_rung(r)]
+    newest = max(full, key=lambda r: r.get("date", ""), default={}).get("bench")
+    anchored = [_pairing(r) for r in full if r["engines"]["opponent"]["rating"] and not is_rung(r)
+                and r.get("bench") == newest]
     if not anchored:
-        return "no gauntlet match against an anchor in docs/matches yet"
+        return "no gauntlet match of the newest build against an anchor in docs/matches yet"
     fit = fit_rating(anchored)
-    lines = [f"The full engine against the anchors ({SCALE}, {ANCHOR_LIST}):", table(fit), ""]
-    lines += ["| opponent | games | result (ours) | Elo (95 %) | lost on time (ours/theirs) | crashes or stalls "
-              "(ours/theirs) |", "|---|---|---|---|---|---|"]
+    lines = [f"The full engine (the newest build, bench {newest or '?'}) against the anchors ({SCALE}, {ANCHOR_LIST}):",
+             table(fit), ""]
+    lines += ["| opponent | build (bench) | games | result (ours) | Elo (95 %) | lost on time (ours/theirs) | "
+              "crashes or stalls (ours/theirs) |", "|---|---|---|---|---|---|---|"]
     crashed = []
-    for r in full:
+    for r in sorted(full, key=lambda r: (r.get("bench") != newest, r.get("date", ""))):
         opponent = r["engines"]["opponent"]
         apart = lost_apart(r)
         overhead = opponent["options"].get("Move Overhead")
         named = opponent["name"] + (f", Move Overhead {overhead} ms" if overhead is not None else "")
-        lines.append(f"| {opponent['version']} ({named}) | {r['games']} | +{r['wins']} ={r['draws']} "
+        lines.append(f"| {opponent['version']} ({named}) | {r.get('bench', '?')} | {r['games']} | +{r['wins']} ={r['draws']} "
                      f"-{r['losses']} | {r['elo']} ({r['elo_low']}..{r['elo_high']}) | "
                      f"{apart['time']['ours']}/{apart['time']['opponent']} | "
                      f"{apart['crash']['ours']}/{apart['crash']['opponent']} |")
@@ -349,15 +361,21 @@ def report() -> str:
                            f"+{rest.wins} ={rest.draws} -{rest.losses}, Elo {_finite(rest.elo)} "
                            f"({_finite(rest.elo_low)}..{_finite(rest.elo_high)}).")
     lines += [""] + crashed if crashed else []
-    rungs = [_pairing(r) for r in full if is_rung(r)]
-    if not rungs:
-        return "\n".join(lines)
-    rung_fit = fit_rating(rungs)  # the full engine's rating if the rungs stood at their numbers
-    offset = fit.rating - rung_fit.rating
-    spread = math.hypot((fit.high - fit.low) / 2, (rung_fit.high - rung_fit.low) / 2)
-    lines += ["", f"Stockfish's rungs at {TIME_CONTROL} on this scale: their UCI_Elo {offset:+.0f} "
-                  f"(95 %: ±{spread:.0f}), from {sum(p.games for p in rungs)} games of the full engine against them"]
     levels = sorted((r for r in every if "level" in r), key=lambda r: r["level"])
+    # the rungs are placed on the scale by the build the levels were measured with (each build's anchored
+    # rating less its rating were the rungs at their numbers)
+    bridge = levels[0].get("bench") if levels else newest
+    rungs = [_pairing(r) for r in full if is_rung(r) and r.get("bench") == bridge]
+    bridged = [_pairing(r) for r in full if r["engines"]["opponent"]["rating"] and not is_rung(r)
+               and r.get("bench") == bridge]
+    if not rungs or not bridged:
+        return "\n".join(lines)
+    bridge_fit, rung_fit = fit_rating(bridged), fit_rating(rungs)  # rung_fit: were the rungs at their numbers
+    offset = bridge_fit.rating - rung_fit.rating
+    spread = math.hypot((bridge_fit.high - bridge_fit.low) / 2, (rung_fit.high - rung_fit.low) / 2)
+    lines += ["", f"Stockfish's rungs at {TIME_CONTROL} on this scale: their UCI_Elo {offset:+.0f} "
+                  f"(95 %: ±{spread:.0f}), from {sum(p.games for p in rungs)} games of the build with bench "
+                  f"{bridge} against them and {sum(p.games for p in bridged)} against the anchors"]
     if levels:
         lines += ["", "| level | rung | games | result | rating (95 %) |", "|---|---|---|---|---|"]
     for r in levels:

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from ..whole_game.evaluation import DEFAULT_WEIGHTS, Weights, parameters, weights_from_parameters, weights_to_json
-from ..whole_game.evaluation import read_weights
+from ..whole_game.evaluation import HAND_SET_WEIGHTS, read_weights
 from ..whole_game.kernels import evaluation as k
 from ..whole_game.kernels.evaluation import evaluate as evaluate_kernel
 from ..whole_game.position import tables
@@ -270,7 +270,8 @@ def main(argv=None) -> None:
     lines.add_argument("--cache", type=Path, required=True)
     fitting = commands.add_parser("fit", help="fit every linear weight to the labelled positions")
     fitting.add_argument("--cache", type=Path, required=True)
-    fitting.add_argument("--start", type=Path, help="weights to start from (JSON; default: the built-in ones)")
+    fitting.add_argument("--start", help="weights to start from: a JSON file, or hand-set for the values set by hand "
+                                         "before the fit (default: the engine's own)")
     fitting.add_argument("--epochs", type=int, default=400)
     fitting.add_argument("--rate", type=float, default=1.0, help="Adam's step, centipawns (default 1)")
     fitting.add_argument("--keep-tables", action="store_true",
@@ -291,7 +292,8 @@ def main(argv=None) -> None:
     labelled = [item for item in read_cache(args.cache) if item.source.startswith("sf static")]
     if len(labelled) < 100:
         parser.error(f"{args.cache}: {len(labelled)} positions labelled by the static evaluation; label more")
-    start = read_weights(args.start) if args.start else DEFAULT_WEIGHTS
+    start = (DEFAULT_WEIGHTS if not args.start else HAND_SET_WEIGHTS if args.start == "hand-set"
+             else read_weights(args.start))
     weights = fit(labelled, start, args.epochs, args.rate, tables=not args.keep_tables)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(weights_to_json(weights) + "\n")
