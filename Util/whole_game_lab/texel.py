@@ -24,7 +24,7 @@ sparse).  Then the loss of :mod:`.tuning`, the mean squared error of ``expected_
 against the labels (``K`` fitted to the starting weights first), is minimised over all those weights by
 Adam (:func:`descend`); the weights are rounded to whole centipawns and written as JSON for
 ``WeightsFile`` / ``ours:weights=FILE``.  Lines of play (one game each) go whole to the training set or
-the held-out fifth; both losses are printed.  ``--keep-tables`` leaves the piece-square tables (768 of the
+the held-out fifth; both losses are printed.  ``--keep-tables`` leaves the piece-square tables (736 of the
 781 weights) as they are: fitted on tens of thousands of positions from about two thousand lines, they
 learn the training lines rather than chess, and the held-out loss shows it.
 """
