@@ -234,3 +234,16 @@ def test_the_report_fits_the_newest_build_from_its_own_matches(tmp_path, monkeyp
     assert "the newest build, bench 856087" in text
     fitted = fit_rating([Pairing("Phalanx XXV", 2644, 30, 0, 10)])
     assert f"**{fitted.rating:.0f}**" in text and "| 701981 | 40 | +10 =0 -30 |" in text
+
+
+def test_texel_reads_a_packed_pgn_as_the_plain_one(tmp_path):
+    import gzip
+
+    from Util.whole_game_lab.texel import open_text
+
+    text = '[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'
+    (tmp_path / "g.pgn").write_text(text)
+    with gzip.open(tmp_path / "g.pgn.gz", "wt") as packed:
+        packed.write(text)
+    with open_text(tmp_path / "g.pgn") as plain, open_text(tmp_path / "g.pgn.gz") as unpacked:
+        assert plain.read() == unpacked.read() == text

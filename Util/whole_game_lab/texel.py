@@ -32,6 +32,7 @@ learn the training lines rather than chess, and the held-out loss shows it.
 from __future__ import annotations
 
 import argparse
+import gzip
 import random
 import subprocess
 from pathlib import Path
@@ -184,6 +185,13 @@ def stockfish_static(boards: Iterable[chess.Board]) -> Iterator[float]:
         sf.close()
 
 
+def open_text(path: Path):
+    """A text file for reading, unpacked on the way when its name ends in ``.gz`` (a PGN kept packed)."""
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8", errors="replace")
+    return open(path, encoding="utf-8", errors="replace")
+
+
 def label_games(paths: Sequence[Path], seen: set) -> Iterator[Labelled]:
     """Every quiet position of the games in ``paths`` from ply :data:`SKIP` on, not in ``seen`` (FENs
     without the move counters; each new one is added), labelled by Stockfish's static evaluation."""
@@ -191,7 +199,7 @@ def label_games(paths: Sequence[Path], seen: set) -> Iterator[Labelled]:
     sf = StockfishStatic()
     try:
         for path in paths:
-            with open(path, encoding="utf-8", errors="replace") as handle:
+            with open_text(path) as handle:
                 number = 0
                 while (game := chess.pgn.read_game(handle)) is not None:
                     number += 1
