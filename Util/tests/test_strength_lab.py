@@ -60,6 +60,13 @@ def test_texel_coefficients_predict_the_evaluation_of_changed_weights():
             board.push(rng.choice(moves))
         if not board.is_game_over():
             boards.append(board)
+    # and positions with the later terms: rooks on open and half-open files, an outpost, passed pawns of
+    # every rank from 2 to 7 with the kings at a distance, in pawn endings and with pieces on
+    boards += [chess.Board(fen) for fen in ("r4rk1/pp2pppp/8/8/8/8/PP3PPP/3RR1K1 w - - 0 1",
+                                            "4k3/pp3ppp/8/3N4/4P3/8/PP3PPP/4K3 b - - 0 1",
+                                            "8/1P6/2P5/3P1k2/8/5P2/6PK/8 w - - 0 1",
+                                            "7k/p6p/8/1p6/6p1/2p2pR1/2r5/K7 b - - 0 1",
+                                            "3r2k1/1P3pp1/8/8/4N3/8/5PPP/R5K1 w - - 0 1")]
     positions = PositionSet([Labelled(b.fen(), 0.5, str(i), "test") for i, b in enumerate(boards)])
     tunable = tunable_indices()
     base, indptr, indices, data = coefficients(positions, DEFAULT_WEIGHTS, tunable)
@@ -71,6 +78,10 @@ def test_texel_coefficients_predict_the_evaluation_of_changed_weights():
     actual = positions.evaluations(weights_from_parameters(params))
     # whole multiples of 24 centipawns move the evaluation by whole centipawns: the prediction is exact
     assert np.allclose(predicted, actual, atol=1e-6)
+    read = set(tunable[np.unique(indices)])
+    later = [ev.ROOK_OPEN, ev.ROOK_OPEN + 1, ev.ROOK_HALF_OPEN, ev.ROOK_HALF_OPEN + 1, ev.OUTPOST, ev.OUTPOST + 1]
+    later += [by_rank + rank for by_rank in (ev.PASSED_ENEMY_KING, ev.PASSED_OWN_KING) for rank in range(1, 7)]
+    assert set(later) <= set(tunable) and set(later) <= read, sorted(set(later) - read)
 
 
 def test_texel_fit_keeps_the_tables_when_asked_and_moves_the_rest(capsys):

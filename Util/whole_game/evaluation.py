@@ -9,7 +9,9 @@ base values (centipawns, middlegame / endgame) are this project's own: piece-squ
 few rules (advance the pawns, centralise the minor pieces and the king in the endgame, keep the king in
 its corner in the middlegame, rooks on the seventh), and piece values, mobility per square and the rest
 fitted to Stockfish's static evaluation by :mod:`Util.whole_game_lab.texel` (the values set by hand
-before are :data:`HAND_SET_WEIGHTS`).
+before are :data:`HAND_SET_WEIGHTS`).  The terms added after the first fit (:data:`ADDED_TERMS_OFF`:
+rooks on open and half-open files, outposts, the kings' distances to passed pawns) have no hand-set
+values: they are 0 in :data:`HAND_SET_WEIGHTS` and in weights files written before them.
 """
 
 from __future__ import annotations
@@ -87,18 +89,29 @@ class Weights:
     hanging: Tuple[int, ...] = (20, 26, 26, 33, 48, 0)
     pawn_threat: Tuple[int, int] = (49, 32)
     tempo: int = 16
+    rook_open_file: Tuple[int, int] = (0, 0)  # a rook on a file without pawns
+    rook_half_open_file: Tuple[int, int] = (0, 0)  # a rook on a file without own pawns but with enemy ones
+    outpost: Tuple[int, int] = (0, 0)  # a knight or bishop on the enemy's half, pawn-guarded, no enemy pawn can attack
+    # endgame, by the passed pawn's rank (0 to 7, from its side), per king move from the square in front of it
+    passed_enemy_king: Tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0)
+    passed_own_king: Tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0)
     tables: Dict[str, np.ndarray] = field(default=None, compare=False, hash=False)
 
 
 #: The weights the engine plays with.
 DEFAULT_WEIGHTS = Weights()
+#: The terms added after the first fitted values, each at 0 (the evaluation without them).
+ADDED_TERMS_OFF: Dict[str, Tuple[int, ...]] = {
+    "rook_open_file": (0, 0), "rook_half_open_file": (0, 0), "outpost": (0, 0),
+    "passed_enemy_king": (0,) * 8, "passed_own_king": (0,) * 8}
 #: The base values as they were set by hand before the fit: levels 1 to 7 play with them, because their
 #: labels were measured so (:mod:`.levels`).
 HAND_SET_WEIGHTS = Weights(piece_values=((88, 115), (325, 300), (345, 320), (480, 540), (1000, 1010), (0, 0)),
                            mobility_per_square=((0, 0), (4, 4), (5, 5), (3, 5), (2, 3), (0, 0)), shelter_pawn=9,
                            doubled=(-10, -22), isolated=(-12, -14),
                            passed=((0, 0), (4, 10), (6, 16), (12, 32), (24, 56), (44, 96), (70, 140), (0, 0)),
-                           bishop_pair=(28, 50), hanging=(8, 24, 24, 32, 40, 0), pawn_threat=(36, 28), tempo=12)
+                           bishop_pair=(28, 50), hanging=(8, 24, 24, 32, 40, 0), pawn_threat=(36, 28), tempo=12,
+                           **ADDED_TERMS_OFF)
 
 
 def parameters(weights: Weights = DEFAULT_WEIGHTS) -> np.ndarray:
@@ -123,6 +136,11 @@ def parameters(weights: Weights = DEFAULT_WEIGHTS) -> np.ndarray:
     p[k.HANGING:k.HANGING + 6] = weights.hanging
     p[k.PAWN_THREAT:k.PAWN_THREAT + 2] = weights.pawn_threat
     p[k.TEMPO] = weights.tempo
+    p[k.ROOK_OPEN:k.ROOK_OPEN + 2] = weights.rook_open_file
+    p[k.ROOK_HALF_OPEN:k.ROOK_HALF_OPEN + 2] = weights.rook_half_open_file
+    p[k.OUTPOST:k.OUTPOST + 2] = weights.outpost
+    p[k.PASSED_ENEMY_KING:k.PASSED_ENEMY_KING + 8] = weights.passed_enemy_king
+    p[k.PASSED_OWN_KING:k.PASSED_OWN_KING + 8] = weights.passed_own_king
     factors = (weights.material, weights.attacked_pieces, weights.positions_own, weights.positions_opponent,
                weights.king_safety_own, weights.king_safety_opponent, weights.mobility, weights.pawn_structure)
     p[k.FACTORS:k.FACTORS + 8] = [round(100 * f) for f in factors]
@@ -148,6 +166,11 @@ def weights_from_parameters(p: np.ndarray) -> Weights:
         hanging=tuple(int(v) for v in p[k.HANGING:k.HANGING + 6]),
         pawn_threat=(int(p[k.PAWN_THREAT]), int(p[k.PAWN_THREAT + 1])),
         tempo=int(p[k.TEMPO]),
+        rook_open_file=(int(p[k.ROOK_OPEN]), int(p[k.ROOK_OPEN + 1])),
+        rook_half_open_file=(int(p[k.ROOK_HALF_OPEN]), int(p[k.ROOK_HALF_OPEN + 1])),
+        outpost=(int(p[k.OUTPOST]), int(p[k.OUTPOST + 1])),
+        passed_enemy_king=tuple(int(v) for v in p[k.PASSED_ENEMY_KING:k.PASSED_ENEMY_KING + 8]),
+        passed_own_king=tuple(int(v) for v in p[k.PASSED_OWN_KING:k.PASSED_OWN_KING + 8]),
         tables={"mg": p[k.PST_MG:k.PST_MG + 384].reshape(6, 64).astype(np.int32),
                 "eg": p[k.PST_EG:k.PST_EG + 384].reshape(6, 64).astype(np.int32)})
 
@@ -180,7 +203,9 @@ def _tupled(value):
 
 def weights_from_json(text: str) -> Weights:
     """The :class:`Weights` of a JSON object as :func:`weights_to_json` writes it; keys left out keep
-    their defaults.  ValueError naming the key for an unknown key, or a value of the wrong shape."""
+    their defaults, but for a file written before the terms of :data:`ADDED_TERMS_OFF` (every other key
+    given, none of those) they are 0, so that it evaluates as it did.  ValueError naming the key for an
+    unknown key, or a value of the wrong shape."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -205,6 +230,8 @@ def weights_from_json(text: str) -> Weights:
         if np.shape(value) != np.shape(default) or not np.issubdtype(np.asarray(value).dtype, np.number):
             raise ValueError(f"weights: {name} must have the shape of its default {default!r}, not {value!r}")
         given[name] = type(default)(value) if isinstance(default, (int, float)) else value
+    if known - set(data) - {"tables"} == set(ADDED_TERMS_OFF):
+        given.update(ADDED_TERMS_OFF)
     return replace(DEFAULT_WEIGHTS, **given)
 
 

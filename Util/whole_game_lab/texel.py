@@ -25,7 +25,7 @@ against the labels (``K`` fitted to the starting weights first), is minimised ov
 Adam (:func:`descend`); the weights are rounded to whole centipawns and written as JSON for
 ``WeightsFile`` / ``ours:weights=FILE``.  Lines of play (one game each) go whole to the training set or
 the held-out fifth; both losses are printed.  ``--keep-tables`` leaves the piece-square tables (736 of the
-781 weights) as they are: fitted on tens of thousands of positions from about two thousand lines, they
+799 weights) as they are: fitted on tens of thousands of positions from about two thousand lines, they
 learn the training lines rather than chess, and the held-out loss shows it.
 """
 
@@ -66,8 +66,11 @@ def tunable_indices(tables: bool = True) -> np.ndarray:
     not the king-attack weights, not entries that are never read; not the piece-square tables unless
     ``tables``)."""
     unused = {k.VALUE_MG + 5, k.VALUE_EG + 5, k.MOBILITY_MG, k.MOBILITY_MG + 5, k.MOBILITY_EG, k.MOBILITY_EG + 5,
-              k.HANGING + 5, k.PASSED_MG, k.PASSED_MG + 7, k.PASSED_EG, k.PASSED_EG + 7}
-    unused |= set(range(k.KING_ATTACK, k.KING_ATTACK + 6)) | set(range(k.FACTORS, k.PARAMS_SIZE))
+              k.HANGING + 5}
+    # no passed pawn stands on the first or last rank
+    for by_rank in (k.PASSED_MG, k.PASSED_EG, k.PASSED_ENEMY_KING, k.PASSED_OWN_KING):
+        unused |= {by_rank, by_rank + 7}
+    unused |= set(range(k.KING_ATTACK, k.KING_ATTACK + 6)) | set(range(k.FACTORS, k.FACTORS + 8))
     # pawns never stand on the first or last rank
     for phase in (k.PST_MG, k.PST_EG):
         unused |= {phase + square for square in list(range(8)) + list(range(56, 64))}

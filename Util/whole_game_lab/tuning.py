@@ -294,9 +294,11 @@ def fit_k(evaluations: np.ndarray, labels: np.ndarray, low: float = 0.05, high: 
 
 # -- the parameters --------------------------------------------------------------------------------------------
 VALUE_FIELDS = ("piece_values", "mobility_per_square", "king_attack", "shelter_pawn", "doubled", "isolated",
-                "passed", "bishop_pair", "hanging", "pawn_threat", "tempo")
+                "passed", "bishop_pair", "hanging", "pawn_threat", "tempo", "rook_open_file", "rook_half_open_file",
+                "outpost", "passed_enemy_king", "passed_own_king")
 # values the kernel never uses (the king's material, a pawn's mobility, passed pawns on the first and last rank)
-UNUSED = re.compile(r"piece_values\[5\]|mobility_per_square\[[05]\]|king_attack\[[05]\]|hanging\[5\]|passed\[[07]\]")
+UNUSED = re.compile(r"piece_values\[5\]|mobility_per_square\[[05]\]|king_attack\[[05]\]|hanging\[5\]"
+                    r"|passed(_enemy_king|_own_king)?\[[07]\]")
 
 
 def _paths(value, prefix: str) -> Iterator[str]:

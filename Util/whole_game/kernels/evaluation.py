@@ -4,11 +4,13 @@ queen 4).  The numbers come in one int64 array (``params``, offsets below) that 
 its named weights; the result is in centipawns for the side to move.
 
 Terms, each seen from both sides: material; piece positions (piece-square tables); mobility (squares a
-piece attacks that no enemy pawn guards); king-zone safety (enemy attacks on the squares around the king,
-growing with the square of their weight, and the pawns sheltering it); attacked pieces (men attacked and
-not defended, or attacked by a pawn); pawn structure (doubled, isolated and passed pawns), and the bishop
-pair.  The factors (percent) weigh material, attacked pieces, positions own/opponent, king safety
-own/opponent, mobility and pawns as the seed's factors did; "own" is the side to move.
+piece attacks that no enemy pawn guards, rooks on open and half-open files, knights and bishops on
+outposts); king-zone safety (enemy attacks on the squares around the king, growing with the square of
+their weight, and the pawns sheltering it); attacked pieces (men attacked and not defended, or attacked
+by a pawn); pawn structure (doubled, isolated and passed pawns, and in the endgame the kings' distances
+to a passed pawn's stop square), and the bishop pair.  The factors (percent) weigh material, attacked
+pieces, positions own/opponent, king safety own/opponent, mobility and pawns as the seed's factors did;
+"own" is the side to move.
 """
 
 from __future__ import annotations
@@ -34,7 +36,13 @@ TEMPO = 829
 FACTORS = 830
 F_MATERIAL, F_ATTACKED, F_POSITION_OWN, F_POSITION_OPPONENT, F_KING_OWN, F_KING_OPPONENT, F_MOBILITY, F_PAWNS = (
     range(8))
-PARAMS_SIZE = 838
+# added after the factors, so that the offsets above stay as they were
+ROOK_OPEN, ROOK_HALF_OPEN = 838, 840  # mg, eg: a rook on a file without pawns / without own pawns
+OUTPOST = 842  # mg, eg: a knight or bishop on an outpost (see side_terms)
+# eg, by the pawn's relative rank, per square of the king's distance (king moves) to the square in front
+# of a passed pawn: the enemy king's, then the own king's
+PASSED_ENEMY_KING, PASSED_OWN_KING = 844, 852
+PARAMS_SIZE = 860
 PHASE_UNITS = np.array([0, 1, 1, 2, 4, 0], np.int64)
 U1, U7, U8, U9, U16, U32 = (np.uint64(n) for n in (1, 7, 8, 9, 16, 32))
 
@@ -70,6 +78,12 @@ def west(b):
     return (b & ~FILE_A) >> U1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def distance(a, b):
+    """The king moves from square ``a`` to square ``b`` (Chebyshev distance, 0 to 7)."""
+    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
+
+
 @njit(cache=True, nogil=True)
 def side_terms(bb, tables, params, base, c):
     """Colour ``c``'s terms: (material, positions, mobility, pressure on the enemy king, own king shelter,
@@ -98,6 +112,25 @@ def side_terms(bb, tables, params, base, c):
             position_mg += params[row_mg + square]
             position_eg += params[row_eg + square]
     attacked = pawn_attacks(bb[o], c) | tables[KING + lsb(bb[o + 5])]
+    own_pawn_files = fill_up(fill_down(bb[o]))
+    pawn_files = own_pawn_files | fill_up(fill_down(bb[e]))
+    open_rooks = popcount(bb[o + 3] & ~pawn_files)
+    half_open_rooks = popcount(bb[o + 3] & ~own_pawn_files) - open_rooks
+    mobility_mg += open_rooks * params[base + ROOK_OPEN] + half_open_rooks * params[base + ROOK_HALF_OPEN]
+    mobility_eg += open_rooks * params[base + ROOK_OPEN + 1] + half_open_rooks * params[base + ROOK_HALF_OPEN + 1]
+    # span: the squares behind the enemy pawns (from their side) on their files.  An outpost is a square on
+    # the enemy's half, guarded by an own pawn, that no enemy pawn can ever attack: not in the span of the
+    # files beside it
+    if c == 0:
+        enemy_half = np.uint64(0xFFFFFFFF00000000)
+        span = fill_down(bb[e] >> U8)
+    else:
+        enemy_half = np.uint64(0x00000000FFFFFFFF)
+        span = fill_up(bb[e] << U8)
+    outpost = enemy_half & pawn_attacks(bb[o], c) & ~(east(span) | west(span))
+    outposts = popcount((bb[o + 1] | bb[o + 2]) & outpost)
+    mobility_mg += outposts * params[base + OUTPOST]
+    mobility_eg += outposts * params[base + OUTPOST + 1]
     for kind in range(1, 5):
         men = bb[o + kind]
         if men == 0:
@@ -140,17 +173,14 @@ def side_terms(bb, tables, params, base, c):
     else:
         front = (FULL >> np.uint64(8 * (8 - rank))) & ~(FULL >> np.uint64(min(8 * (10 - rank), 63))) if rank > 0 else U0
     shelter = popcount(bb[o] & files & front) * params[base + SHIELD]
-    # pawn structure, all pawns at once: a file fill finds the isolated, a fill from the enemy pawns
-    # down their file and the two beside it the passed, a fill behind each pawn the doubled
-    pawns, enemy_pawns = bb[o], bb[e]
-    files = fill_up(fill_down(pawns))
-    isolated = popcount(pawns & ~(east(files) | west(files)))
+    # pawn structure, all pawns at once: a file fill finds the isolated, the enemy pawns' span on their
+    # file and the two beside it the passed, a fill behind each pawn the doubled
+    pawns = bb[o]
+    isolated = popcount(pawns & ~(east(own_pawn_files) | west(own_pawn_files)))
     if c == 0:
         doubled = popcount(pawns & fill_down(pawns >> U8))
-        span = fill_down(enemy_pawns >> U8)
     else:
         doubled = popcount(pawns & fill_up(pawns << U8))
-        span = fill_up(enemy_pawns << U8)
     passed = pawns & ~(span | east(span) | west(span))
     pawns_mg = isolated * params[base + ISOLATED] + doubled * params[base + DOUBLED]
     pawns_eg = isolated * params[base + ISOLATED + 1] + doubled * params[base + DOUBLED + 1]
@@ -160,6 +190,9 @@ def side_terms(bb, tables, params, base, c):
         relative = square >> 3 if c == 0 else 7 - (square >> 3)
         pawns_mg += params[base + PASSED_MG + relative]
         pawns_eg += params[base + PASSED_EG + relative]
+        stop = square + 8 if c == 0 else square - 8  # a passed pawn stands on ranks 2 to 7
+        pawns_eg += params[base + PASSED_ENEMY_KING + relative] * distance(enemy_king, stop)
+        pawns_eg += params[base + PASSED_OWN_KING + relative] * distance(king, stop)
     if popcount(bb[o + 2]) >= 2:
         material_mg += params[base + BISHOP_PAIR]
         material_eg += params[base + BISHOP_PAIR + 1]
