@@ -75,26 +75,26 @@ class Weights:
     mobility: float = 1.0
     pawn_structure: float = 1.0
     # the base values below are fitted (Texel's method on Stockfish's static evaluations, the piece-square
-    # tables kept; docs/engine.md gives the command and the SPRT that kept them)
-    piece_values: Tuple[Tuple[int, int], ...] = ((74, 97), (359, 324), (370, 347), (452, 623), (1068, 1048),
+    # tables kept, refitted with the later terms; docs/engine.md gives the commands)
+    piece_values: Tuple[Tuple[int, int], ...] = ((77, 95), (359, 331), (367, 357), (448, 632), (1081, 1050),
                                                  (0, 0))
-    mobility_per_square: Tuple[Tuple[int, int], ...] = ((0, 0), (9, 7), (10, 1), (8, 3), (2, 8), (0, 0))
+    mobility_per_square: Tuple[Tuple[int, int], ...] = ((0, 0), (10, 6), (10, 0), (6, 2), (3, 7), (0, 0))
     king_attack: Tuple[int, ...] = (0, 3, 3, 4, 6, 0)
-    shelter_pawn: int = 29
-    doubled: Tuple[int, int] = (-7, -19)
-    isolated: Tuple[int, int] = (-20, -12)
-    passed: Tuple[Tuple[int, int], ...] = ((0, 0), (8, 46), (-18, 28), (4, 23), (16, 43), (53, 98), (60, 151),
+    shelter_pawn: int = 28
+    doubled: Tuple[int, int] = (-14, -9)
+    isolated: Tuple[int, int] = (-18, -18)
+    passed: Tuple[Tuple[int, int], ...] = ((0, 0), (10, 77), (-16, 30), (2, 26), (21, 59), (71, 122), (75, 130),
                                            (0, 0))
-    bishop_pair: Tuple[int, int] = (22, 74)
-    hanging: Tuple[int, ...] = (20, 26, 26, 33, 48, 0)
-    pawn_threat: Tuple[int, int] = (49, 32)
-    tempo: int = 16
-    rook_open_file: Tuple[int, int] = (0, 0)  # a rook on a file without pawns
-    rook_half_open_file: Tuple[int, int] = (0, 0)  # a rook on a file without own pawns but with enemy ones
-    outpost: Tuple[int, int] = (0, 0)  # a knight or bishop on the enemy's half, pawn-guarded, no enemy pawn can attack
+    bishop_pair: Tuple[int, int] = (30, 66)
+    hanging: Tuple[int, ...] = (20, 23, 24, 30, 45, 0)
+    pawn_threat: Tuple[int, int] = (51, 31)
+    tempo: int = 18
+    rook_open_file: Tuple[int, int] = (40, 14)  # a rook on a file without pawns
+    rook_half_open_file: Tuple[int, int] = (18, 17)  # a rook on a file without own pawns but with enemy ones
+    outpost: Tuple[int, int] = (42, -16)  # a knight or bishop on the enemy's half, pawn-guarded, no enemy pawn can attack
     # endgame, by the passed pawn's rank (0 to 7, from its side), per king move from the square in front of it
-    passed_enemy_king: Tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0)
-    passed_own_king: Tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0)
+    passed_enemy_king: Tuple[int, ...] = (0, 1, 6, 17, 22, 32, 52, 0)
+    passed_own_king: Tuple[int, ...] = (0, -9, -6, -14, -19, -24, -27, 0)
     tables: Dict[str, np.ndarray] = field(default=None, compare=False, hash=False)
 
 
