@@ -115,8 +115,8 @@ LEVELS = (
           measured=True, elo_low=2316, elo_high=2581, games=40, weights=HAND_SET_WEIGHTS),
     Level(7, 2586, depth=None, movetime=0.1, nodes=None, margin=0, noise=0, tables=True,
           measured=True, elo_low=2459, elo_high=2712, games=40, weights=HAND_SET_WEIGHTS),
-    Level(8, 2661, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True,
-          measured=True, elo_low=2599, elo_high=2724, games=100),
+    Level(8, 2748, depth=None, movetime=None, nodes=None, margin=0, noise=0, tables=True,
+          measured=True, elo_low=2686, elo_high=2809, games=100),
 )
 
 
